@@ -1,0 +1,84 @@
+import express, { type Express } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { pinoHttp } from 'pino-http';
+import { authenticate } from './auth/authenticate.js';
+import type { Config } from './config.js';
+import { AppError, notFound } from './errors.js';
+import type { Logger } from './logger.js';
+import { createAirtableRouter } from './rest/airtable.routes.js';
+import { createDocsRouter } from './rest/docs.routes.js';
+import { errorHandler, renderError } from './rest/http/error-handler.js';
+import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
+import { createUsageRouter } from './rest/usage.routes.js';
+import type { Services } from './services.js';
+import type { Sandbox } from './upstream/sandbox/index.js';
+
+export interface AppDeps {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  readiness: Readiness;
+  /** Mounted at /sandbox/airtable when the sandbox is the upstream. */
+  sandbox?: Sandbox;
+  /** True once shutdown began: requests still arriving on kept-alive connections get a 503. */
+  isShuttingDown: () => boolean;
+}
+
+/** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Express would hash every body for an ETag; a year of snapshots is megabytes.
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger,
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : req.url?.startsWith('/sandbox/') ? 'debug' : 'info',
+      customProps: (_req, res) => ({ accountId: res.locals?.account?.id }),
+    }),
+  );
+  app.use((_req, res, next) => {
+    if (!isShuttingDown()) return next();
+    res.setHeader('Connection', 'close');
+    renderError(new AppError('unavailable', 'The service is shutting down'), res);
+  });
+
+  if (sandbox) app.use('/sandbox/airtable', sandbox.router);
+
+  app.use(express.json({ limit: '1mb' }));
+  app.use(authenticate(services.accounts));
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: config.apiRateLimitPerMinute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      skip: (_req, res) => !res.locals.account,
+      keyGenerator: (_req, res) => res.locals.account.id,
+      handler: (_req, res, _next, options) =>
+        renderError(
+          new AppError('rate_limited', 'Too many requests for this API key', {
+            retryAfterSeconds: Math.ceil(options.windowMs / 1000),
+          }),
+          res,
+        ),
+    }),
+  );
+
+  app.use(createOpsRouter(readiness));
+  app.use(createDocsRouter());
+  app.use(createUsageRouter(services));
+  app.use(createAirtableRouter(services));
+
+  app.use(() => {
+    throw notFound('Route');
+  });
+  app.use(errorHandler(logger));
+  return app;
+}

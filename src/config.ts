@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
+export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const integer = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+const envSchema = z.object({
+  PORT: integer(0, 65535, 3000),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('sqlite:data/basewatch.sqlite')
+      .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:<path> or postgres://…'),
+  ),
+  BOOTSTRAP_API_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^sk_[A-Za-z0-9_-]{32,}$/, 'must be sk_ followed by at least 32 base62/base64url characters').optional(),
+  ),
+  SECRET_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[A-Za-z0-9+/_=-]{32,}$/, 'must be at least 32 characters of base64/base64url').optional(),
+  ),
+  AIRTABLE_TOKEN: optionalString,
+  AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
+  SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8).default(DEFAULT_SANDBOX_TOKEN)),
+  SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  MONGODB_URL: z.preprocess(emptyToUndefined, z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
+  WEBHOOK_ALLOWED_HOSTS: optionalString,
+  ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 600),
+  UPSTREAM_REQUESTS_PER_SECOND: integer(1, 50, 5),
+  UPSTREAM_TIMEOUT_MS: integer(100, 600_000, 30_000),
+  UPSTREAM_MAX_RETRIES: integer(0, 20, 5),
+  UPSTREAM_LOCKOUT_MS: integer(0, 600_000, 30_000),
+  COUNT_LOCK_STALE_MS: integer(1_000, 86_400_000, 3_600_000),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  /** Folder for local state: the SQLite file and a generated secret key. */
+  dataDir: string;
+  bootstrapApiKey?: string;
+  secretKey?: string;
+  upstream: {
+    mode: 'airtable' | 'sandbox';
+    /** Base URL of the upstream API; unset in sandbox mode until the server knows its own address. */
+    apiUrl?: string;
+    token: string;
+    requestsPerSecond: number;
+    timeoutMs: number;
+    maxRetries: number;
+    lockoutMs: number;
+  };
+  sandbox: { token: string; demoScale: number };
+  publicUrl?: string;
+  mongodbUrl?: string;
+  webhookAllowedHosts: string[];
+  adminToken?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  apiRateLimitPerMinute: number;
+  countLockStaleMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The only reader of the environment. Validates every variable and reports all problems at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const database = e.DATABASE_URL.startsWith('sqlite:')
+    ? { type: 'sqlite' as const, path: e.DATABASE_URL.slice('sqlite:'.length) }
+    : { type: 'postgres' as const, url: e.DATABASE_URL };
+  const dataDir = database.type === 'sqlite' && database.path !== ':memory:' ? dirnameOf(database.path) : 'data';
+  const sandboxMode = e.AIRTABLE_TOKEN === undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    dataDir,
+    bootstrapApiKey: e.BOOTSTRAP_API_KEY,
+    secretKey: e.SECRET_KEY,
+    upstream: {
+      mode: sandboxMode ? 'sandbox' : 'airtable',
+      apiUrl: sandboxMode ? undefined : e.AIRTABLE_API_URL.replace(/\/+$/, ''),
+      token: sandboxMode ? e.SANDBOX_TOKEN : (e.AIRTABLE_TOKEN as string),
+      requestsPerSecond: e.UPSTREAM_REQUESTS_PER_SECOND,
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      maxRetries: e.UPSTREAM_MAX_RETRIES,
+      lockoutMs: e.UPSTREAM_LOCKOUT_MS,
+    },
+    sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE },
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    mongodbUrl: e.MONGODB_URL,
+    webhookAllowedHosts: (e.WEBHOOK_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    adminToken: e.ADMIN_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    countLockStaleMs: e.COUNT_LOCK_STALE_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+function dirnameOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash <= 0 ? (slash === 0 ? '/' : '.') : path.slice(0, slash);
+}

@@ -1,0 +1,9 @@
+import { Account } from './account.entity.js';
+import { ApiKey } from './api-key.entity.js';
+import { UsageBase } from './usage-base.entity.js';
+import { UsageSnapshot } from './usage-snapshot.entity.js';
+
+export { Account, ApiKey, UsageBase, UsageSnapshot };
+export type { TableCount } from './usage-snapshot.entity.js';
+
+export const entities = [Account, ApiKey, UsageBase, UsageSnapshot];

@@ -1,0 +1,35 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { idColumn, timestampColumn } from './columns.js';
+
+/** An upstream base tracked for daily usage counts by one account. */
+@Entity('usage_base')
+@Index('uq_usage_base_account_base', ['accountId', 'baseId'], { unique: true })
+export class UsageBase {
+  @PrimaryColumn(idColumn())
+  id: string;
+
+  @Column(idColumn('account_id'))
+  accountId: string;
+
+  @Column({ name: 'base_id', type: 'varchar', length: 32 })
+  baseId: string;
+
+  @Column({ name: 'base_name', type: 'varchar', length: 255 })
+  baseName: string;
+
+  @Column({ name: 'scheduled_hour', type: 'integer' })
+  scheduledHour: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  timezone: string;
+
+  @Column(timestampColumn('created_at'))
+  createdAt: Date;
+
+  @Column(timestampColumn('updated_at'))
+  updatedAt: Date;
+
+  /** Set while a count runs: the lock that makes a second concurrent count a 409, across processes too. */
+  @Column(timestampColumn('count_started_at', true))
+  countStartedAt: Date | null;
+}

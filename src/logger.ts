@@ -1,0 +1,23 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/** Logs carry an error's kind and message only: never its stack, the SQL and parameters a driver attaches, or headers. */
+export function safeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  const result: Record<string, unknown> = { type: error.name, message: error.message };
+  if (typeof code === 'string') result.code = code;
+  if (error.cause !== undefined) result.cause = safeError(error.cause);
+  return result;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'basewatch' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: safeError, error: safeError },
+    redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.secret'], censor: '[redacted]' },
+  });
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import type { Services } from '../services.js';
+import { mount } from './http/route.js';
+import { airtableRoutes as spec } from './airtable.spec.js';
+
+export function createAirtableRouter({ airtableLookup }: Services): Router {
+  const router = Router();
+
+  mount(router, spec.bases, async () => ({
+    bases: (await airtableLookup.listBases()).map(({ id, name, permissionLevel }) => ({ id, name, permissionLevel })),
+  }));
+  mount(router, spec.tables, async ({ params }) => ({
+    tables: (await airtableLookup.listTables(params.baseId)).map((table) => ({
+      id: table.id,
+      name: table.name,
+      primaryFieldId: table.primaryFieldId,
+      fields: table.fields.map(({ id, name, type }) => ({ id, name, type })),
+    })),
+  }));
+
+  return router;
+}

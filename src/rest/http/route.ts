@@ -1,0 +1,85 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { ZodType, z } from 'zod';
+import type { AccountSummary } from '../../services/account.service.js';
+import { invalidRequest, unauthorized } from '../../errors.js';
+
+export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 429 | 502 | 503;
+
+/** One REST operation, declared once: the router validates with these schemas and the OpenAPI document prints them. */
+export interface RouteSpec<
+  P extends ZodType = ZodType,
+  Q extends ZodType = ZodType,
+  B extends ZodType = ZodType,
+> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI form: /usage/bases/{id} */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** false for the few public operations (health checks, the document itself). */
+  auth?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  success: { status: 200 | 201 | 204; description: string; schema?: ZodType };
+  errors: ErrorStatus[];
+}
+
+export const defineRoute = <P extends ZodType, Q extends ZodType, B extends ZodType>(spec: RouteSpec<P, Q, B>) => spec;
+
+type Infer<T> = [T] extends [ZodType] ? z.output<T> : undefined;
+
+export interface RouteInput<S extends RouteSpec> {
+  params: Infer<NonNullable<S['params']>>;
+  query: Infer<NonNullable<S['query']>>;
+  body: Infer<NonNullable<S['body']>>;
+  account: AccountSummary;
+}
+
+/** A response body that is already serialised JSON (used where building it from objects would be too slow). */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+export type RouteHandler<S extends RouteSpec> = (input: RouteInput<S>, req: Request) => Promise<unknown>;
+
+/** Mounts a handler for a spec: checks the account (unless public), validates, runs, renders the success status. */
+export function mount<S extends RouteSpec>(router: Router, spec: S, handler: RouteHandler<S>): void {
+  const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+  router[spec.method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+    const account = res.locals.account as AccountSummary | undefined;
+    if (spec.auth !== false && !account) throw unauthorized();
+    const input = {
+      params: parsePart(spec.params, req.params, 'path'),
+      query: parsePart(spec.query, req.query, 'query'),
+      body: spec.body ? parsePart(spec.body, bodyOf(req), 'body') : undefined,
+      account,
+    } as RouteInput<S>;
+    const result = await handler(input, req);
+    res.status(spec.success.status);
+    if (spec.success.status === 204) return void res.end();
+    if (result instanceof RawJson) return void res.type('application/json').send(result.json);
+    res.json(result);
+    void next;
+  });
+}
+
+function parsePart(schema: ZodType | undefined, value: unknown, location: string): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const where = [location, ...issue.path.map(String)].join('.');
+    return `${where}: ${issue.message}`;
+  });
+  throw invalidRequest(problems.join('; '));
+}
+
+function bodyOf(req: Request): unknown {
+  if (req.body !== undefined) return req.body;
+  const hasContent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasContent) throw invalidRequest('The request body must be JSON (Content-Type: application/json)');
+  return {};
+}

@@ -1,0 +1,68 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import type { RouteSpec } from './http/route.js';
+import { airtableRoutes } from './airtable.spec.js';
+import { opsRoutes } from './ops.spec.js';
+import { ErrorBody } from './schemas.js';
+import { usageRoutes } from './usage.spec.js';
+
+export const allRoutes: RouteSpec[] = [usageRoutes, airtableRoutes, opsRoutes].flatMap((group) => Object.values(group));
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid_request: malformed JSON, wrong type, out-of-range value, bad date, timezone or cursor, unknown body field',
+  401: 'unauthorized: Authorization missing, malformed, unknown or revoked key',
+  404: 'not_found: no such id for this account',
+  409: 'conflict: a count of this base is running, or the resource exists already',
+  413: 'payload_too_large: request body over 1 MiB',
+  429: 'rate_limited: the key exceeded its request budget; see Retry-After',
+  502: 'upstream_error: the upstream platform failed or refused after retries',
+  503: 'unavailable: shutting down or not ready',
+};
+
+/** The OpenAPI 3.0 document of every REST operation, printed from the same schemas the routers validate with. */
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key `sk_…`, as `Authorization: Bearer sk_…` or the bare `Authorization: sk_…`.',
+  });
+  registry.register('Error', ErrorBody);
+  for (const route of allRoutes) {
+    const responses: Record<string, object> = {
+      [route.success.status]: route.success.schema
+        ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
+        : { description: route.success.description },
+    };
+    for (const status of route.errors) {
+      responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: ErrorBody } } };
+    }
+    if (route.auth !== false) {
+      responses[500] = { description: 'internal: unexpected failure', content: { 'application/json': { schema: ErrorBody } } };
+    }
+    registry.registerPath({
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      tags: [route.tag],
+      security: route.auth === false ? [] : [{ [bearer.name]: [] }],
+      request: {
+        params: route.params as never,
+        query: route.query as never,
+        body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+      },
+      responses,
+    });
+  }
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'basewatch',
+      version: '1.0.0',
+      description:
+        'Usage tracking, audit log and webhook forwarding for Airtable bases. Every failure body is `{ message, code }`.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,156 @@
+import { z } from './zod.js';
+import { defineRoute } from './http/route.js';
+import { Day, ServiceId, TimeZone, Timestamp, UpstreamBaseId, queryInteger } from './schemas.js';
+
+const tag = 'Usage';
+
+export const UsageBaseBody = z
+  .strictObject({
+    id: z.string().openapi({ format: 'uuid' }),
+    baseId: z.string(),
+    baseName: z.string(),
+    scheduledHour: z.number().int().min(0).max(23),
+    timezone: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('UsageBase');
+
+export const TableCountBody = z
+  .strictObject({
+    tableId: z.string(),
+    tableName: z.string(),
+    recordCount: z.number().int().min(0),
+    storageBytes: z.number().int().min(0).openapi({ description: 'bytes of attachment storage' }),
+    fileCount: z.number().int().min(0),
+  })
+  .openapi('TableCount');
+
+export const SnapshotDayBody = z
+  .strictObject({
+    date: z.string().openapi({ format: 'date' }),
+    tables: z.array(TableCountBody),
+    totals: z
+      .strictObject({
+        recordCount: z.number().int().min(0),
+        storageBytes: z.number().int().min(0),
+        fileCount: z.number().int().min(0),
+        tableCount: z.number().int().min(0),
+      })
+      .openapi('SnapshotTotals'),
+  })
+  .openapi('SnapshotDay');
+
+const RunResultBody = z
+  .strictObject({
+    status: z.literal('success'),
+    tablesProcessed: z.number().int().min(0),
+    totalRecords: z.number().int().min(0),
+    totalAttachmentBytes: z.number().int().min(0),
+    totalFileCount: z.number().int().min(0),
+    snapshotDate: z.string().openapi({ format: 'date' }),
+  })
+  .openapi('RunResult');
+
+const BaseName = z.string().min(1).max(255).refine((v) => v.trim().length > 0, 'must not be blank');
+const ScheduledHour = z.number().int().min(0).max(23).openapi({ description: 'local hour of the daily count, 0–23' });
+const IdParams = z.object({ id: ServiceId });
+
+export const usageRoutes = {
+  list: defineRoute({
+    method: 'get',
+    path: '/usage/bases',
+    operationId: 'listUsageBases',
+    summary: 'List tracked bases',
+    tag,
+    success: { status: 200, description: 'The caller’s tracked bases', schema: z.strictObject({ bases: z.array(UsageBaseBody) }) },
+    errors: [401, 429],
+  }),
+  create: defineRoute({
+    method: 'post',
+    path: '/usage/bases',
+    operationId: 'createUsageBase',
+    summary: 'Track a base (extension)',
+    description: 'Starts daily counts of an upstream base. 409 when the base is tracked already; 400 when the upstream account has no such base.',
+    tag,
+    body: z.strictObject({
+      baseId: UpstreamBaseId,
+      baseName: BaseName.optional().openapi({ description: 'default: the upstream name' }),
+      scheduledHour: ScheduledHour.optional().openapi({ default: 0 }),
+      timezone: TimeZone.optional().openapi({ default: 'UTC' }),
+    }),
+    success: { status: 201, description: 'The tracked base', schema: z.strictObject({ base: UsageBaseBody }) },
+    errors: [400, 401, 409, 413, 429, 502],
+  }),
+  update: defineRoute({
+    method: 'patch',
+    path: '/usage/bases/{id}',
+    operationId: 'updateUsageBase',
+    summary: 'Update display name, schedule hour, timezone',
+    description: 'All fields optional; an empty object changes nothing.',
+    tag,
+    params: IdParams,
+    body: z.strictObject({ baseName: BaseName.optional(), scheduledHour: ScheduledHour.optional(), timezone: TimeZone.optional() }),
+    success: { status: 200, description: 'The updated base', schema: z.strictObject({ base: UsageBaseBody }) },
+    errors: [400, 401, 404, 413, 429],
+  }),
+  remove: defineRoute({
+    method: 'delete',
+    path: '/usage/bases/{id}',
+    operationId: 'deleteUsageBase',
+    summary: 'Stop tracking a base (extension)',
+    description: 'Deletes the tracked base and its snapshots.',
+    tag,
+    params: IdParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: [401, 404, 429],
+  }),
+  snapshots: defineRoute({
+    method: 'get',
+    path: '/usage/bases/{id}/snapshots',
+    operationId: 'listSnapshots',
+    summary: 'Snapshot history, newest first',
+    description:
+      '`from` and `to` bound the days (inclusive); `cursor` returns days strictly older than it; `nextCursor` is present only when an older page exists. Days without a count are absent.',
+    tag,
+    params: IdParams,
+    query: z.object({
+      from: Day.optional().openapi({ description: 'oldest day included' }),
+      to: Day.optional().openapi({ description: 'newest day included' }),
+      cursor: Day.optional().openapi({ description: 'a nextCursor: only days older than it' }),
+      limit: queryInteger(1, 365, 30).openapi({ description: 'days per page' }),
+    }),
+    success: {
+      status: 200,
+      description: 'A page of days',
+      schema: z.strictObject({ baseId: z.string(), days: z.array(SnapshotDayBody), nextCursor: z.string().optional() }),
+    },
+    errors: [400, 401, 404, 429],
+  }),
+  latest: defineRoute({
+    method: 'get',
+    path: '/usage/bases/{id}/snapshots/latest',
+    operationId: 'getLatestSnapshot',
+    summary: 'Most recent snapshot day',
+    tag,
+    params: IdParams,
+    success: {
+      status: 200,
+      description: 'The newest day, or null before the first count',
+      schema: z.strictObject({ baseId: z.string(), day: SnapshotDayBody.nullable() }),
+    },
+    errors: [401, 404, 429],
+  }),
+  run: defineRoute({
+    method: 'post',
+    path: '/usage/bases/{id}/run',
+    operationId: 'runUsageCount',
+    summary: 'Count now',
+    description:
+      'Counts every table now and stores the result as today’s snapshot in the base’s timezone (replacing an earlier count of today). 409 while a count of this base runs; 502 when the upstream fails, leaving the previous snapshot intact.',
+    tag,
+    params: IdParams,
+    success: { status: 200, description: 'The totals of the count', schema: RunResultBody },
+    errors: [401, 404, 409, 429, 502, 503],
+  }),
+};

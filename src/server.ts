@@ -1,0 +1,120 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { DataSource } from 'typeorm';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './database.js';
+import type { Logger } from './logger.js';
+import { loadSecretKey } from './secret-key.js';
+import { createServices, type Services } from './services.js';
+import { UpstreamClient } from './upstream/client.js';
+import { createSandbox, type Sandbox } from './upstream/sandbox/index.js';
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  /** The service's own base URL, e.g. http://127.0.0.1:3000 */
+  url: string;
+  publicUrl: string;
+  dataSource: DataSource;
+  services: Services;
+  sandbox?: Sandbox;
+  /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
+  close(): Promise<void>;
+}
+
+/** Starts the service. The port is bound first and answers 503 until everything is ready. */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  let handler: RequestListener = (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end(JSON.stringify({ message: 'The service is starting', code: 'unavailable' }));
+  };
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const loopback = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
+  const url = `http://${loopback}:${port}`;
+
+  let dataSource: DataSource | undefined;
+  let internalSandbox: InternalSandbox | undefined;
+  try {
+    loadSecretKey(config, logger);
+    dataSource = await openDatabase(config.database);
+    const sandbox =
+      config.upstream.mode === 'sandbox'
+        ? createSandbox({ token: config.sandbox.token, demo: { scale: config.sandbox.demoScale } })
+        : undefined;
+    internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
+    const upstream = new UpstreamClient({
+      baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
+      token: config.upstream.token,
+      requestsPerSecond: config.upstream.requestsPerSecond,
+      timeoutMs: config.upstream.timeoutMs,
+      maxRetries: config.upstream.maxRetries,
+      lockoutMs: config.upstream.lockoutMs,
+      logger,
+    });
+    const services = createServices(dataSource, upstream, config);
+    let shuttingDown = false;
+    const db = dataSource;
+    const app = createApp({
+      config,
+      services,
+      logger,
+      sandbox,
+      isShuttingDown: () => shuttingDown,
+      readiness: { check: async () => !shuttingDown && db.isInitialized && (await db.query('SELECT 1'), true) },
+    });
+    handler = app;
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        shuttingDown = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Kept-alive connections turn idle as their last response ends; close them as they do.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+        await Promise.race([Promise.all([stopped, services.usageCounts.drain()]), deadline]);
+        clearInterval(sweep);
+        server.closeAllConnections();
+        await internalSandbox?.close();
+        await db.destroy();
+      })());
+
+    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, close };
+  } catch (error) {
+    server.close();
+    await internalSandbox?.close();
+    await dataSource?.destroy().catch(() => undefined);
+    throw error;
+  }
+}
+
+interface InternalSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The upstream client reaches the sandbox through a loopback listener of its own, so that a shutdown, which stops
+ * the public listener at once, does not cut off the counts it lets finish. The same sandbox (state, faults) is
+ * mounted on the public app at /sandbox/airtable.
+ */
+async function serveSandboxInternally(sandbox: Sandbox): Promise<InternalSandbox> {
+  const server = createServer(express().use('/sandbox/airtable', sandbox.router));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

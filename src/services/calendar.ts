@@ -1,0 +1,25 @@
+import { DateTime, IANAZone } from 'luxon';
+
+/** True for a real calendar day written exactly YYYY-MM-DD (so 2026-02-30 and 2026-1-1 are not). */
+export function isValidDay(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value, { zone: 'utc' }).isValid;
+}
+
+let zoneSpellings: Map<string, string> | undefined;
+
+/**
+ * An IANA zone id or UTC in its usual spelling (`europe/berlin` → `Europe/Berlin`), or undefined when it is not a
+ * zone. Offsets are not zones. Links keep the caller's name: ICU would turn Asia/Kolkata into Asia/Calcutta.
+ */
+export function canonicalTimeZone(value: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return undefined;
+  if (value.toUpperCase() === 'UTC') return 'UTC';
+  if (!IANAZone.isValidZone(value)) return undefined;
+  zoneSpellings ??= new Map(Intl.supportedValuesOf('timeZone').map((zone) => [zone.toLowerCase(), zone]));
+  return zoneSpellings.get(value.toLowerCase()) ?? value;
+}
+
+/** The calendar day of an instant in a zone, YYYY-MM-DD. */
+export function localDay(instant: Date, timeZone: string): string {
+  return DateTime.fromJSDate(instant, { zone: timeZone }).toISODate() as string;
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { UsageSnapshot, type TableCount } from '../entities/index.js';
+import { invalidRequest } from '../errors.js';
+import type { UsageBaseService } from './usage-base.service.js';
+
+export interface SnapshotTotals {
+  recordCount: number;
+  storageBytes: number;
+  fileCount: number;
+  tableCount: number;
+}
+
+/** A counted day. `tablesJson` is the per-table array already serialised, so a year of days renders without re-encoding. */
+export interface SnapshotDay {
+  date: string;
+  totals: SnapshotTotals;
+  tablesJson: string;
+}
+
+export interface SnapshotQuery {
+  from?: string;
+  to?: string;
+  /** A day: only days strictly older than it. */
+  cursor?: string;
+  limit: number;
+}
+
+export interface SnapshotPage {
+  baseId: string;
+  days: SnapshotDay[];
+  nextCursor?: string;
+}
+
+interface SnapshotRow {
+  date: string;
+  record_count: number | string;
+  storage_bytes: number | string;
+  file_count: number | string;
+  table_count: number;
+  tables_json: string;
+}
+
+/** The daily usage history of tracked bases. */
+export class SnapshotService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bases: UsageBaseService,
+  ) {}
+
+  /** Days newest first; `nextCursor` only when an older day exists within the bounds. */
+  async list(accountId: string, usageBaseId: string, query: SnapshotQuery): Promise<SnapshotPage> {
+    if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
+    const base = await this.bases.get(accountId, usageBaseId);
+    const qb = this.dataSource
+      .createQueryBuilder()
+      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json'])
+      .from(UsageSnapshot, 's')
+      .where('usage_base_id = :id', { id: base.id })
+      .orderBy('date', 'DESC')
+      .limit(query.limit + 1);
+    if (query.from) qb.andWhere('date >= :from', { from: query.from });
+    if (query.to) qb.andWhere('date <= :to', { to: query.to });
+    if (query.cursor) qb.andWhere('date < :cursor', { cursor: query.cursor });
+    const rows: SnapshotRow[] = await qb.getRawMany();
+    const days = rows.slice(0, query.limit).map(toSnapshotDay);
+    const nextCursor = rows.length > query.limit ? days[days.length - 1].date : undefined;
+    return { baseId: base.baseId, days, nextCursor };
+  }
+
+  async latest(accountId: string, usageBaseId: string): Promise<{ baseId: string; day: SnapshotDay | null }> {
+    const page = await this.list(accountId, usageBaseId, { limit: 1 });
+    return { baseId: page.baseId, day: page.days[0] ?? null };
+  }
+
+  /** Writes a day's per-table counts and totals in one transaction, replacing an earlier count of that day. */
+  async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date): Promise<SnapshotDay> {
+    const totals = sumTables(tables);
+    const tablesJson = JSON.stringify(tables);
+    await this.dataSource.transaction(async (manager) => {
+      const values = { ...totals, tablesJson, countedAt };
+      const existing = await manager.findOneBy(UsageSnapshot, { usageBaseId, date });
+      if (existing) await manager.update(UsageSnapshot, { id: existing.id }, values);
+      else await manager.insert(UsageSnapshot, { id: randomUUID(), usageBaseId, date, ...values });
+    });
+    return { date, totals, tablesJson };
+  }
+}
+
+export function sumTables(tables: TableCount[]): SnapshotTotals {
+  const totals = { recordCount: 0, storageBytes: 0, fileCount: 0, tableCount: tables.length };
+  for (const table of tables) {
+    totals.recordCount += table.recordCount;
+    totals.storageBytes += table.storageBytes;
+    totals.fileCount += table.fileCount;
+  }
+  return totals;
+}
+
+const toSnapshotDay = (row: SnapshotRow): SnapshotDay => ({
+  date: row.date,
+  totals: {
+    recordCount: Number(row.record_count),
+    storageBytes: Number(row.storage_bytes),
+    fileCount: Number(row.file_count),
+    tableCount: Number(row.table_count),
+  },
+  tablesJson: row.tables_json,
+});

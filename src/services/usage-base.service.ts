@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, Repository } from 'typeorm';
+import { UsageBase } from '../entities/index.js';
+import { conflict, invalidRequest, notFound } from '../errors.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import { isUniqueViolation } from './db-errors.js';
+
+export interface CreateUsageBaseInput {
+  baseId: string;
+  baseName?: string;
+  scheduledHour?: number;
+  timezone?: string;
+}
+
+export interface UpdateUsageBaseInput {
+  baseName?: string;
+  scheduledHour?: number;
+  timezone?: string;
+}
+
+/** The tracked bases of an account: what is counted, when, and in which zone. */
+export class UsageBaseService {
+  private readonly repository: Repository<UsageBase>;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly upstream: UpstreamClient,
+  ) {
+    this.repository = dataSource.getRepository(UsageBase);
+  }
+
+  async list(accountId: string): Promise<UsageBase[]> {
+    return this.repository.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async get(accountId: string, id: string): Promise<UsageBase> {
+    const base = await this.repository.findOneBy({ id, accountId });
+    if (!base) throw notFound('Usage base');
+    return base;
+  }
+
+  async create(accountId: string, input: CreateUsageBaseInput): Promise<UsageBase> {
+    if (await this.repository.existsBy({ accountId, baseId: input.baseId })) {
+      throw conflict(`Base ${input.baseId} is tracked already`);
+    }
+    const upstreamBase = (await this.upstream.listBases()).find((b) => b.id === input.baseId);
+    if (!upstreamBase) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
+    const now = new Date();
+    const base = Object.assign(new UsageBase(), {
+      id: randomUUID(),
+      accountId,
+      baseId: input.baseId,
+      baseName: input.baseName ?? upstreamBase.name,
+      scheduledHour: input.scheduledHour ?? 0,
+      timezone: input.timezone ?? 'UTC',
+      createdAt: now,
+      updatedAt: now,
+      countStartedAt: null,
+    });
+    try {
+      await this.repository.insert(base);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is tracked already`);
+      throw error;
+    }
+    return base;
+  }
+
+  async update(accountId: string, id: string, input: UpdateUsageBaseInput): Promise<UsageBase> {
+    const base = await this.get(accountId, id);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const changed = Object.entries(changes).some(([key, value]) => base[key as keyof UsageBase] !== value);
+    if (!changed) return base;
+    Object.assign(base, changes, { updatedAt: new Date() });
+    await this.repository.update(
+      { id: base.id },
+      { baseName: base.baseName, scheduledHour: base.scheduledHour, timezone: base.timezone, updatedAt: base.updatedAt },
+    );
+    return base;
+  }
+
+  /** Stops tracking: the base's snapshots go with it (foreign key cascade). */
+  async remove(accountId: string, id: string): Promise<void> {
+    const base = await this.get(accountId, id);
+    await this.repository.delete({ id: base.id });
+  }
+}

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createHttp, type Http } from './http.js';
+
+export interface TestApp {
+  running: RunningServer;
+  url: string;
+  dir: string;
+  /** Requests as the first test account. */
+  http: Http;
+  apiKey: string;
+  accountId: string;
+  /** A second, unrelated account (isolation tests). */
+  other: { http: Http; apiKey: string; accountId: string };
+  newAccount(name?: string): Promise<{ http: Http; apiKey: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+/** The real app over HTTP on an ephemeral port, with a fresh SQLite file and the sandbox upstream. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'basewatch-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    UPSTREAM_LOCKOUT_MS: '300',
+    UPSTREAM_TIMEOUT_MS: '5000',
+    ...env,
+  });
+  const running = await startServer(config, createLogger(config.logLevel));
+  const newAccount = async (name = 'test') => {
+    const { account, apiKey } = await running.services.accounts.create(name);
+    return { http: createHttp(running.url, apiKey), apiKey, accountId: account.id };
+  };
+  const first = await newAccount('first');
+  const other = await newAccount('other');
+  return {
+    running,
+    url: running.url,
+    dir,
+    http: first.http,
+    apiKey: first.apiKey,
+    accountId: first.accountId,
+    other,
+    newAccount,
+    close: async () => {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalTimeZone, isValidDay, localDay } from '../../src/services/calendar.js';
+
+describe('calendar', () => {
+  it('accepts only real days written YYYY-MM-DD', () => {
+    expect(isValidDay('2026-11-21')).toBe(true);
+    expect(isValidDay('2028-02-29')).toBe(true);
+    for (const bad of ['2026-02-30', '2026-1-1', '2026-13-01', '20261121', '2026-11-21T00:00', '']) {
+      expect(isValidDay(bad)).toBe(false);
+    }
+  });
+
+  it('canonicalises IANA zones and UTC, and rejects the rest', () => {
+    expect(canonicalTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('utc')).toBe('UTC');
+    expect(canonicalTimeZone('America/Argentina/Buenos_Aires')).toBe('America/Argentina/Buenos_Aires');
+    for (const bad of ['Mars/Olympus', '+02:00', 'GMT+2 ', '', 'Europe/Berlin; drop']) {
+      expect(canonicalTimeZone(bad)).toBeUndefined();
+    }
+  });
+
+  it('gives the local calendar day of an instant', () => {
+    const instant = new Date('2026-11-21T23:30:00.000Z');
+    expect(localDay(instant, 'UTC')).toBe('2026-11-21');
+    expect(localDay(instant, 'Europe/Berlin')).toBe('2026-11-22');
+    expect(localDay(instant, 'America/New_York')).toBe('2026-11-21');
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_SANDBOX_TOKEN, loadConfig } from '../../src/config.js';
+
+describe(loadConfig.name, () => {
+  it('runs with no environment at all: SQLite under data/, the sandbox as upstream', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ type: 'sqlite', path: 'data/basewatch.sqlite' });
+    expect(config.dataDir).toBe('data');
+    expect(config.upstream).toMatchObject({ mode: 'sandbox', token: DEFAULT_SANDBOX_TOKEN, requestsPerSecond: 5 });
+    expect(config.upstream.apiUrl).toBeUndefined();
+    expect(config.webhookAllowedHosts).toEqual([]);
+  });
+
+  it('uses the real upstream when AIRTABLE_TOKEN is set', () => {
+    const config = loadConfig({ AIRTABLE_TOKEN: 'pat123', AIRTABLE_API_URL: 'https://api.airtable.com/' });
+    expect(config.upstream).toMatchObject({ mode: 'airtable', token: 'pat123', apiUrl: 'https://api.airtable.com' });
+  });
+
+  it('reports every invalid variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        BOOTSTRAP_API_KEY: 'nope',
+        PUBLIC_URL: 'ftp://x',
+        MONGODB_URL: 'http://x',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(problems.sort()).toEqual(['BOOTSTRAP_API_KEY', 'DATABASE_URL', 'LOG_LEVEL', 'MONGODB_URL', 'PORT', 'PUBLIC_URL']);
+  });
+
+  it('parses the allow-list and postgres URLs', () => {
+    const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' Example.com, localhost:8080 ,', DATABASE_URL: 'postgres://u@h/db' });
+    expect(config.webhookAllowedHosts).toEqual(['example.com', 'localhost:8080']);
+    expect(config.database).toEqual({ type: 'postgres', url: 'postgres://u@h/db' });
+  });
+});
