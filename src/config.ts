@@ -44,6 +44,7 @@ const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: integer(100, 600_000, 30_000),
   UPSTREAM_MAX_RETRIES: integer(0, 20, 5),
   UPSTREAM_LOCKOUT_MS: integer(0, 600_000, 30_000),
+  UPSTREAM_RETRY_BASE_DELAY_MS: integer(0, 60_000, 500),
   COUNT_LOCK_STALE_MS: integer(1_000, 86_400_000, 3_600_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
 });
@@ -65,6 +66,7 @@ export interface Config {
     timeoutMs: number;
     maxRetries: number;
     lockoutMs: number;
+    retryBaseDelayMs: number;
   };
   sandbox: { token: string; demoScale: number };
   publicUrl?: string;
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       maxRetries: e.UPSTREAM_MAX_RETRIES,
       lockoutMs: e.UPSTREAM_LOCKOUT_MS,
+      retryBaseDelayMs: e.UPSTREAM_RETRY_BASE_DELAY_MS,
     },
     sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

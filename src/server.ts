@@ -56,6 +56,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       timeoutMs: config.upstream.timeoutMs,
       maxRetries: config.upstream.maxRetries,
       lockoutMs: config.upstream.lockoutMs,
+      retryBaseDelayMs: config.upstream.retryBaseDelayMs,
       logger,
     });
     const services = createServices(dataSource, upstream, config);

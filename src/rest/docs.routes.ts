@@ -20,8 +20,10 @@ const PAGE = `<!doctype html>
 /** A readable page of the OpenAPI document, served entirely from npm assets (works offline). */
 export function createDocsRouter(): Router {
   const router = Router();
-  router.get('/docs', (_req, res) => res.redirect(301, '/docs/'));
-  router.get('/docs/', (_req, res) => res.type('html').send(PAGE));
+  // The page's relative asset links need the trailing slash.
+  router.get('/docs', (req, res) =>
+    req.originalUrl.split('?')[0].endsWith('/') ? res.type('html').send(PAGE) : res.redirect(301, '/docs/'),
+  );
   router.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false, maxAge: '1d' }));
   return router;
 }

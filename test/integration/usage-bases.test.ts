@@ -31,8 +31,8 @@ describe('POST /usage/bases', () => {
 
   it('takes a display name, hour and zone', async () => {
     const { http } = await app.newAccount();
-    const base = await trackBase(http, DEMO_BASES.marketing, { baseName: 'Ads', scheduledHour: 23, timezone: 'asia/kolkata' });
-    expect(base).toMatchObject({ baseName: 'Ads', scheduledHour: 23, timezone: 'Asia/Kolkata' });
+    const base = await trackBase(http, DEMO_BASES.marketing, { baseName: 'Ads', scheduledHour: 23, timezone: 'america/new_york' });
+    expect(base).toMatchObject({ baseName: 'Ads', scheduledHour: 23, timezone: 'America/New_York' });
   });
 
   it('answers 409 for a base the account tracks already, while another account may track it too', async () => {

@@ -50,12 +50,25 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
   }
 }
 
+/**
+ * Points `$ref`s at the registered document and reads OpenAPI 3.0's `nullable` as JSON Schema: a bare
+ * `{ nullable: true }` beside a `$ref` in `anyOf`/`allOf` (how zod-to-openapi writes "this schema or null") means null.
+ */
 function rewriteRefs<T>(value: T): T {
   if (Array.isArray(value)) return value.map(rewriteRefs) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `doc${v}` : rewriteRefs(v)]),
-    ) as T;
+  if (!value || typeof value !== 'object') return value;
+  const isBareNullable = (s: unknown) => JSON.stringify(s) === '{"nullable":true}';
+  if (isBareNullable(value)) return {} as T; // elsewhere it means "any value, null included"
+  const { allOf, anyOf, ...rest } = value as Record<string, unknown>;
+  if (Array.isArray(allOf) && allOf.some(isBareNullable)) {
+    return rewriteRefs({ ...rest, anyOf: [{ allOf: allOf.filter((s) => !isBareNullable(s)) }, { nullable: true }] }) as T;
   }
-  return value;
+  if (Array.isArray(anyOf)) {
+    const options = anyOf.map((s) => (isBareNullable(s) ? { type: 'null' } : rewriteRefs(s)));
+    return { ...rewriteRefs(rest), anyOf: options } as T;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  return Object.fromEntries(
+    entries.map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `doc${v}` : rewriteRefs(v)]),
+  ) as T;
 }

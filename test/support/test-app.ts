@@ -31,6 +31,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     UPSTREAM_LOCKOUT_MS: '300',
     UPSTREAM_TIMEOUT_MS: '5000',
+    UPSTREAM_RETRY_BASE_DELAY_MS: '20',
+    UPSTREAM_MAX_RETRIES: '4',
     ...env,
   });
   const running = await startServer(config, createLogger(config.logLevel));

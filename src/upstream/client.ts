@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { toQueryString } from './query-string.js';
+import { listRecordPages } from './record-listing.js';
+import {
+  basesPageSchema,
+  deletedRecordsSchema,
+  fieldSchema,
+  recordSchema,
+  tableSchema,
+  tablesSchema,
+} from './response-schemas.js';
+import { UpstreamTransport } from './transport.js';
+import type {
+  ListRecordsOptions,
+  NewField,
+  NewRecord,
+  NewTable,
+  RecordListPage,
+  RecordUpdate,
+  UpstreamBase,
+  UpstreamClientOptions,
+  UpstreamField,
+  UpstreamRecord,
+  UpstreamStats,
+  UpstreamTable,
+  WriteRecordsOptions,
+} from './types.js';
+
+/** The platform's cap on records per create, update or delete request. */
+export const MAX_RECORDS_PER_WRITE = 10;
+
+const recordsSchema = z.object({ records: z.array(recordSchema) });
+
+/** The platform's Web API, every call rate-limited per base and retried by one policy (see transport.ts). */
+export class UpstreamClient {
+  private readonly transport: UpstreamTransport;
+
+  constructor(options: UpstreamClientOptions) {
+    this.transport = new UpstreamTransport(options);
+  }
+
+  get stats(): UpstreamStats {
+    return this.transport.stats;
+  }
+
+  async listBases(): Promise<UpstreamBase[]> {
+    const bases: UpstreamBase[] = [];
+    let offset: string | undefined;
+    do {
+      const query = toQueryString({ offset });
+      const page = await this.transport.send({ method: 'GET', path: '/meta/bases', query, schema: basesPageSchema });
+      bases.push(...page.bases);
+      offset = page.offset;
+    } while (offset !== undefined);
+    return bases;
+  }
+
+  async getBaseSchema(baseId: string): Promise<UpstreamTable[]> {
+    const path = `/meta/bases/${encodeURIComponent(baseId)}/tables`;
+    const { tables } = await this.transport.send({ method: 'GET', path, baseId, schema: tablesSchema });
+    return tables;
+  }
+
+  /** See record-listing.ts for the `restarted` contract. */
+  listRecordPages(
+    baseId: string,
+    tableIdOrName: string,
+    options: ListRecordsOptions = {},
+  ): AsyncGenerator<RecordListPage> {
+    return listRecordPages(this.transport, baseId, tableIdOrName, options);
+  }
+
+  /** Chunks go one after another, so on failure exactly the chunks before the failing one were written. */
+  async createRecords(
+    baseId: string,
+    tableId: string,
+    records: NewRecord[],
+    options: WriteRecordsOptions = {},
+  ): Promise<UpstreamRecord[]> {
+    return this.writeInChunks(records, async (chunk) => {
+      const body = { records: chunk.map(({ fields }) => ({ fields })), ...options };
+      const path = recordsPath(baseId, tableId);
+      const sent = { method: 'POST' as const, path, body, baseId, schema: recordsSchema, idempotent: false };
+      return (await this.transport.send(sent)).records;
+    });
+  }
+
+  /** PATCH: only the fields sent change. */
+  async updateRecords(
+    baseId: string,
+    tableId: string,
+    records: RecordUpdate[],
+    options: WriteRecordsOptions = {},
+  ): Promise<UpstreamRecord[]> {
+    return this.writeInChunks(records, async (chunk) => {
+      const body = { records: chunk.map(({ id, fields }) => ({ id, fields })), ...options };
+      const path = recordsPath(baseId, tableId);
+      return (await this.transport.send({ method: 'PATCH', path, body, baseId, schema: recordsSchema })).records;
+    });
+  }
+
+  /** Returns the ids the upstream confirmed as deleted. */
+  async deleteRecords(baseId: string, tableId: string, ids: string[]): Promise<string[]> {
+    return this.writeInChunks(ids, async (chunk) => {
+      const query = toQueryString({ records: chunk });
+      const path = recordsPath(baseId, tableId);
+      const sent = { method: 'DELETE' as const, path, query, baseId, schema: deletedRecordsSchema };
+      const { records } = await this.transport.send(sent);
+      return records.filter((record) => record.deleted).map((record) => record.id);
+    });
+  }
+
+  async createTable(baseId: string, table: NewTable): Promise<UpstreamTable> {
+    const path = `/meta/bases/${encodeURIComponent(baseId)}/tables`;
+    return this.transport.send({ method: 'POST', path, body: table, baseId, schema: tableSchema, idempotent: false });
+  }
+
+  async createField(baseId: string, tableId: string, field: NewField): Promise<UpstreamField> {
+    const path = `/meta/bases/${encodeURIComponent(baseId)}/tables/${encodeURIComponent(tableId)}/fields`;
+    return this.transport.send({ method: 'POST', path, body: field, baseId, schema: fieldSchema, idempotent: false });
+  }
+
+  private async writeInChunks<In, Out>(items: In[], write: (chunk: In[]) => Promise<Out[]>): Promise<Out[]> {
+    const results: Out[] = [];
+    for (let start = 0; start < items.length; start += MAX_RECORDS_PER_WRITE) {
+      results.push(...(await write(items.slice(start, start + MAX_RECORDS_PER_WRITE))));
+    }
+    return results;
+  }
+}
+
+function recordsPath(baseId: string, tableId: string): string {
+  return `/${encodeURIComponent(baseId)}/${encodeURIComponent(tableId)}`;
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { SlidingWindow } from './sliding-window.js';
+
+export const DEFAULT_REQUESTS_PER_SECOND = 5;
+export const TOKEN_REQUESTS_PER_SECOND = 50;
+export const DEFAULT_LOCKOUT_MS = 30_000;
+/** The platform counts requests on arrival: a start 1000 ms after another may still land inside its second. */
+export const WINDOW_MS = 1000 + 25;
+
+const SWEEP_INTERVAL_MS = 10_000;
+
+/** Whose budget a request spends: the base's when `baseId` is set, and always the token's. */
+export interface RateLimitScope {
+  apiBaseUrl: string;
+  token: string;
+  baseId?: string;
+  requestsPerSecond?: number;
+}
+
+// One registry per process: every client for the same upstream base spends the same budget.
+const windows = new Map<string, SlidingWindow>();
+let lastSweepAt = Date.now();
+
+/** Resolves when a request in `scope` may start; requests start in the order they asked. */
+export function acquireSlot(scope: RateLimitScope): Promise<void> {
+  const window = windowFor(scope);
+  if (scope.baseId === undefined) return window.take();
+  // Base requests also spend the token's budget: the platform caps all of a token's traffic at 50 per second.
+  const key = tokenKey(scope);
+  return window.take(() => getOrCreate(key, TOKEN_REQUESTS_PER_SECOND));
+}
+
+/** After a 429 nothing in `scope` starts for `lockoutMs`; a 429 outside a base locks the whole token. */
+export function lockOut(scope: RateLimitScope, lockoutMs: number): void {
+  windowFor(scope).lockUntil(Date.now() + lockoutMs);
+}
+
+export function resetRateLimiters(): void {
+  for (const window of windows.values()) window.cancelTimer();
+  windows.clear();
+  lastSweepAt = Date.now();
+}
+
+/** Drops windows with nothing to remember, keeping memory proportional to the bases in use right now. */
+export function sweepIdleRateLimiters(now = Date.now()): void {
+  lastSweepAt = now;
+  for (const [key, window] of windows) {
+    if (window.isIdleAt(now)) windows.delete(key);
+  }
+}
+
+export function rateLimiterCount(): number {
+  return windows.size;
+}
+
+function windowFor(scope: RateLimitScope): SlidingWindow {
+  const now = Date.now();
+  if (now - lastSweepAt >= SWEEP_INTERVAL_MS) sweepIdleRateLimiters(now);
+
+  if (scope.baseId === undefined) return getOrCreate(tokenKey(scope), TOKEN_REQUESTS_PER_SECOND);
+  // Keyed by base alone: the platform's per-base budget is shared by every token that touches the base.
+  const limit = scope.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
+  return getOrCreate(`${scope.apiBaseUrl} base:${scope.baseId}`, limit);
+}
+
+function tokenKey(scope: RateLimitScope): string {
+  return `${scope.apiBaseUrl} token:${fingerprint(scope.token)}`;
+}
+
+function getOrCreate(key: string, limit: number): SlidingWindow {
+  let window = windows.get(key);
+  if (window === undefined) {
+    window = new SlidingWindow(limit, WINDOW_MS);
+    windows.set(key, window);
+  } else {
+    window.restrictTo(limit);
+  }
+  return window;
+}
+
+/** Keys hold a digest, not the token, so a heap dump of the registry reveals no secret. */
+function fingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
+}

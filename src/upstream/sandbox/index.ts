@@ -1,0 +1,93 @@
+import { EventEmitter } from 'node:events';
+import type { Router } from 'express';
+import { seedDemo } from './demo-seed.js';
+import { FaultControl, type FaultSettings } from './fault-control.js';
+import { createIdGenerator } from './id-generator.js';
+import { IteratorRegistry } from './iterator-registry.js';
+import { createRandom, hashSeed } from './prng.js';
+import { RateLimiter } from './rate-limiter.js';
+import { createSandboxRouter } from './sandbox.router.js';
+import { SandboxStats } from './sandbox-stats.js';
+import { SandboxStore } from './sandbox-store.js';
+
+export { CHANGE_SOURCES } from './sandbox-change.types.js';
+export type * from './sandbox-change.types.js';
+export type * from './sandbox.types.js';
+export type { BaseSummary, StorageTotals, TableSummary } from './base-summary.js';
+export type { AttachmentResponse, StoredAttachment } from './attachments.js';
+export { DEMO_BASE_NAMES, DEMO_TABLES, demoRecordCount } from './demo-seed.js';
+export { DEFAULT_ACTOR, SANDBOX_API_USER, userFromEmail } from './actor.js';
+export { FaultControl, type FaultSettings } from './fault-control.js';
+export { SandboxStats, type BaseTraffic } from './sandbox-stats.js';
+export { SandboxStore, type RecordUpdateOptions, type RecordWriteOptions } from './sandbox-store.js';
+export { SandboxError } from './sandbox-errors.js';
+
+export interface SandboxOptions {
+  /** Bearer token accepted (Authorization: Bearer <token>). */
+  token: string;
+  /** Deterministic demo seed (default scale 1); false starts empty. */
+  demo?: { scale?: number } | false;
+  /** Per base; default 5. */
+  rateLimitPerSecond?: number;
+  /** How long a base is refused after a 429; default 30,000. */
+  lockoutMs?: number;
+  /** List-records iterator lifetime, measured from its last use; default 300,000. */
+  iteratorTtlMs?: number;
+  /** Seeds every id and the fault draw, so the demo is identical on every start. */
+  seed?: number;
+}
+
+export interface Sandbox {
+  /** Mount with app.use('/sandbox/airtable', sandbox.router); parses its own JSON and renders Airtable error bodies. */
+  router: Router;
+  store: SandboxStore;
+  faults: FaultControl;
+  stats: SandboxStats;
+  /** Emits 'change' with a SandboxChange after every mutation. */
+  events: EventEmitter;
+}
+
+export const DEFAULT_SANDBOX_SEED = 20_240_601;
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  if (!options.token) throw new Error('The sandbox needs a non-empty token');
+  const seed = options.seed ?? DEFAULT_SANDBOX_SEED;
+  const events = new EventEmitter();
+  const store = new SandboxStore(seed, events);
+  if (options.demo !== false) seedDemo(store, { seed, scale: checkScale(options.demo?.scale ?? 1) });
+  const stats = new SandboxStats();
+  const limiter = new RateLimiter();
+  const faults: FaultControl = new FaultControl(defaultFaults(options), seed, {
+    onReset: () => limiter.clear(),
+    expireIterators: (): number => iterators.expireAll(),
+  });
+  const iteratorIds = createIdGenerator(createRandom(hashSeed(seed, 'iterators')));
+  const iterators: IteratorRegistry = new IteratorRegistry(iteratorIds, () => faults.get().iteratorTtlMs);
+  const router = createSandboxRouter({
+    token: options.token,
+    store,
+    iterators,
+    faults,
+    limiter,
+    stats,
+    basesIteratorId: iteratorIds.next('itr'),
+  });
+  return { router, store, faults, stats, events };
+}
+
+function defaultFaults(options: SandboxOptions): FaultSettings {
+  return {
+    errorRate: 0,
+    errorStatus: 503,
+    latencyMs: 0,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? 5,
+    lockoutMs: options.lockoutMs ?? 30_000,
+    rateLimitBody: 'error',
+    iteratorTtlMs: options.iteratorTtlMs ?? 300_000,
+  };
+}
+
+function checkScale(scale: number): number {
+  if (!Number.isFinite(scale) || scale < 0) throw new Error(`Invalid demo scale ${scale}`);
+  return scale;
+}

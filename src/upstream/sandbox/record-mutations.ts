@@ -1,0 +1,151 @@
+import { normalizeCell, renderCellsByFieldId } from './cell-values.js';
+import type { IdGenerator } from './id-generator.js';
+import type { ChangeActor, SandboxChange, UpdatedRecord } from './sandbox-change.types.js';
+import { invalidRequest, rowDoesNotExist, unknownFieldName } from './sandbox-errors.js';
+import type { Cells, SandboxBase, SandboxField, SandboxRecord, SandboxTable } from './sandbox.types.js';
+
+export interface MutationContext {
+  ids: IdGenerator;
+  /** Absent while seeding: seeded content is not a change. */
+  emit?: (change: SandboxChange) => void;
+}
+
+export interface RecordMutationOptions {
+  typecast?: boolean;
+  actor: ChangeActor;
+  /** Seeded content may fill computed fields; the API may not. */
+  allowComputed?: boolean;
+  createdTime?: (index: number) => string;
+  /** PUT semantics: cells not named in the write are cleared. */
+  replace?: boolean;
+}
+
+export interface RecordUpdateInput {
+  id: string;
+  fields: Record<string, unknown>;
+}
+
+export function findField(table: SandboxTable, idOrName: string): SandboxField | undefined {
+  return table.fields.find((field) => field.id === idOrName) ?? table.fields.find((field) => field.name === idOrName);
+}
+
+export function createRecords(
+  context: MutationContext,
+  base: SandboxBase,
+  table: SandboxTable,
+  inputs: Array<Record<string, unknown>>,
+  options: RecordMutationOptions,
+): SandboxRecord[] {
+  const allCells = inputs.map((fields) => buildCells(context, table, fields, {}, {}, options));
+  const now = new Date().toISOString();
+  const records = allCells.map((cellsByFieldId, index): SandboxRecord => {
+    const record = { id: uniqueRecordId(context.ids, table), createdTime: options.createdTime?.(index) ?? now, cellsByFieldId };
+    table.records.set(record.id, record);
+    return record;
+  });
+  context.emit?.({
+    ...changeCommon(base, table, options.actor),
+    kind: 'recordsCreated',
+    records: records.map((record) => ({
+      id: record.id,
+      createdTime: record.createdTime,
+      cellValuesByFieldId: renderCellsByFieldId(table, record.cellsByFieldId),
+    })),
+  });
+  return records;
+}
+
+export function updateRecords(
+  context: MutationContext,
+  base: SandboxBase,
+  table: SandboxTable,
+  inputs: RecordUpdateInput[],
+  options: RecordMutationOptions,
+): SandboxRecord[] {
+  const pending = new Map<string, Cells>();
+  for (const input of inputs) {
+    const record = table.records.get(input.id);
+    if (!record) throw rowDoesNotExist(input.id);
+    const current = pending.get(input.id) ?? record.cellsByFieldId;
+    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? {} : current, current, options));
+  }
+  const updates: UpdatedRecord[] = [];
+  for (const [id, cells] of pending) {
+    const record = table.records.get(id) as SandboxRecord;
+    const changedFieldIds = changedFields(table, record.cellsByFieldId, cells);
+    if (changedFieldIds.length > 0) {
+      const previous = renderCellsByFieldId(table, record.cellsByFieldId);
+      updates.push({ id, changedFieldIds, previous, current: renderCellsByFieldId(table, cells) });
+    }
+    record.cellsByFieldId = cells;
+  }
+  if (updates.length > 0) context.emit?.({ ...changeCommon(base, table, options.actor), kind: 'recordsUpdated', records: updates });
+  return inputs.map((input) => table.records.get(input.id) as SandboxRecord);
+}
+
+export function deleteRecords(
+  context: MutationContext,
+  base: SandboxBase,
+  table: SandboxTable,
+  recordIds: string[],
+  actor: ChangeActor,
+): string[] {
+  const records = recordIds.map((id) => table.records.get(id) ?? throwRowDoesNotExist(id));
+  const unique = [...new Set(records)];
+  for (const record of unique) table.records.delete(record.id);
+  context.emit?.({
+    ...changeCommon(base, table, actor),
+    kind: 'recordsDeleted',
+    records: unique.map((record) => ({
+      id: record.id,
+      createdTime: record.createdTime,
+      previous: renderCellsByFieldId(table, record.cellsByFieldId),
+    })),
+  });
+  return recordIds;
+}
+
+function buildCells(
+  context: MutationContext,
+  table: SandboxTable,
+  fields: Record<string, unknown>,
+  start: Cells,
+  previous: Cells,
+  options: RecordMutationOptions,
+): Cells {
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw invalidRequest();
+  const cells: Cells = { ...start };
+  for (const [key, value] of Object.entries(fields)) {
+    const field = findField(table, key);
+    if (!field) throw unknownFieldName(key);
+    const stored = normalizeCell(field, value, {
+      typecast: options.typecast ?? false,
+      allowComputed: options.allowComputed ?? false,
+      previous: previous[field.id],
+      ids: context.ids,
+    });
+    if (stored === undefined) delete cells[field.id];
+    else cells[field.id] = stored;
+  }
+  return cells;
+}
+
+function changedFields(table: SandboxTable, before: Cells, after: Cells): string[] {
+  return table.fields
+    .filter((field) => JSON.stringify(before[field.id]) !== JSON.stringify(after[field.id]))
+    .map((field) => field.id);
+}
+
+function uniqueRecordId(ids: IdGenerator, table: SandboxTable): string {
+  let id = ids.next('rec');
+  while (table.records.has(id)) id = ids.next('rec');
+  return id;
+}
+
+function throwRowDoesNotExist(id: string): never {
+  throw rowDoesNotExist(id);
+}
+
+export function changeCommon(base: SandboxBase, table: SandboxTable, actor: ChangeActor) {
+  return { baseId: base.id, tableId: table.id, tableName: table.name, at: new Date(), actor };
+}

@@ -1,0 +1,137 @@
+/** Shapes of the upstream platform (Airtable Web API or the sandbox), as the client returns them. */
+
+/** `none | read | comment | edit | create` today; kept open because the platform may add levels. */
+export type UpstreamPermissionLevel = string;
+
+export interface UpstreamBase {
+  id: string;
+  name: string;
+  permissionLevel: UpstreamPermissionLevel;
+}
+
+/** `type` stays a plain string: the platform adds field types without calling it a breaking change. */
+export interface UpstreamField {
+  id: string;
+  name: string;
+  type: string;
+  description?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface UpstreamView {
+  id: string;
+  name: string;
+  type: string;
+  visibleFieldIds?: string[];
+}
+
+export interface UpstreamTable {
+  id: string;
+  name: string;
+  description?: string;
+  primaryFieldId: string;
+  fields: UpstreamField[];
+  views?: UpstreamView[];
+}
+
+/** Empty cells are absent from `fields`, never present as `""`, `[]` or `false`. */
+export interface UpstreamRecord {
+  id: string;
+  createdTime: string;
+  fields: Record<string, unknown>;
+}
+
+/** A `multipleAttachments` cell item; everything but `id` can be missing while an upload is processed. */
+export interface UpstreamAttachment {
+  id: string;
+  url?: string;
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+  type?: string;
+}
+
+export interface RecordSort {
+  field: string;
+  direction?: 'asc' | 'desc';
+}
+
+export interface ListRecordsOptions {
+  fields?: string[];
+  /** 1–100, default 100. */
+  pageSize?: number;
+  returnFieldsByFieldId?: boolean;
+  maxRecords?: number;
+  view?: string;
+  filterByFormula?: string;
+  sort?: RecordSort[];
+  cellFormat?: 'json' | 'string';
+  /** Only used with `cellFormat: 'string'`; always sent in the query string, even for POST listRecords. */
+  timeZone?: string;
+  userLocale?: string;
+}
+
+export interface RecordListPage {
+  records: UpstreamRecord[];
+  /** True on the first page of a listing restarted after the upstream iterator expired. */
+  restarted: boolean;
+}
+
+export interface WriteRecordsOptions {
+  typecast?: boolean;
+  returnFieldsByFieldId?: boolean;
+}
+
+export interface NewRecord {
+  fields: Record<string, unknown>;
+}
+
+export interface RecordUpdate {
+  id: string;
+  fields: Record<string, unknown>;
+}
+
+export interface NewField {
+  name: string;
+  type: string;
+  description?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface NewTable {
+  name: string;
+  description?: string;
+  /** The first field becomes the primary field. */
+  fields: NewField[];
+}
+
+export interface UpstreamLogger {
+  warn(obj: object, msg: string): void;
+  debug?(obj: object, msg: string): void;
+}
+
+export interface UpstreamClientOptions {
+  /** `https://api.airtable.com` or e.g. `http://127.0.0.1:3000/sandbox/airtable`; `/v0/...` is appended. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer`. */
+  token: string;
+  /** Per base, default 5. */
+  requestsPerSecond?: number;
+  /** Wait after a 429, default 30,000. */
+  lockoutMs?: number;
+  /** Retries after the first attempt, default 5. */
+  maxRetries?: number;
+  /** First backoff step, default 500; doubles per retry with jitter, capped at 30 s. */
+  retryBaseDelayMs?: number;
+  /** Per attempt, default 30,000. */
+  timeoutMs?: number;
+  logger?: UpstreamLogger;
+}
+
+export interface UpstreamStats {
+  /** Attempts sent, retries included. */
+  requests: number;
+  retries: number;
+  /** 429 responses received. */
+  rateLimited: number;
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BASES, trackBase } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** PostgreSQL runs on this machine's usual port; the test makes and drops a database of its own. */
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
+
+async function admin(sql: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query(sql);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const available = await admin('SELECT 1');
+let app: TestApp;
+
+describe.skipIf(!available)(`on PostgreSQL (${ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`, () => {
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${database}`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${database}`;
+    app = await startTestApp({ DATABASE_URL: url.toString() });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  });
+
+  it('migrates, authenticates, counts and pages snapshots the same as on SQLite', async () => {
+    const base = await trackBase(app.http, DEMO_BASES.catalog, { timezone: 'Europe/Berlin' });
+    const run = await app.http('POST', `/usage/bases/${base.id}/run`);
+    expect(run.status).toBe(200);
+    expect(run.body.tablesProcessed).toBe(3);
+    expect(run.body.totalRecords).toBeGreaterThan(0);
+    await app.running.services.snapshots.record(base.id, '2020-01-01', [], new Date());
+    const page = await app.http('GET', `/usage/bases/${base.id}/snapshots?limit=1`);
+    expect(page.body.days[0]).toMatchObject({ date: run.body.snapshotDate, totals: { recordCount: run.body.totalRecords } });
+    expect(typeof page.body.days[0].totals.storageBytes).toBe('number');
+    const older = await app.http('GET', `/usage/bases/${base.id}/snapshots?cursor=${page.body.nextCursor}`);
+    expect(older.body.days.map((d: { date: string }) => d.date)).toEqual(['2020-01-01']);
+    expect((await app.http('POST', '/usage/bases', { body: { baseId: base.baseId } })).status).toBe(409);
+    expect((await app.other.http('GET', `/usage/bases/${base.id}/snapshots`)).status).toBe(404);
+    expect((await app.http('DELETE', `/usage/bases/${base.id}`)).status).toBe(204);
+  });
+});
+
+if (!available) {
+  describe('on PostgreSQL', () => {
+    it.skip(`skipped: no PostgreSQL server answered at ${ADMIN_URL.replace(/\/\/[^@]*@/, '//')}`, () => undefined);
+  });
+}
