@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -12,12 +12,15 @@ export function safeError(error: unknown): Record<string, unknown> {
   return result;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'basewatch' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    serializers: { err: safeError, error: safeError },
-    redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.secret'], censor: '[redacted]' },
-  });
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'basewatch' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: safeError, error: safeError },
+      redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.secret'], censor: '[redacted]' },
+    },
+    destination,
+  );
 }

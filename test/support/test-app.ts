@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -22,7 +23,7 @@ export interface TestApp {
 }
 
 /** The real app over HTTP on an ephemeral port, with a fresh SQLite file and the sandbox upstream. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, logStream?: DestinationStream): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'basewatch-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -35,7 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     UPSTREAM_MAX_RETRIES: '4',
     ...env,
   });
-  const running = await startServer(config, createLogger(config.logLevel));
+  const running = await startServer(config, createLogger(config.logLevel, logStream));
   const newAccount = async (name = 'test') => {
     const { account, apiKey } = await running.services.accounts.create(name);
     return { http: createHttp(running.url, apiKey), apiKey, accountId: account.id };

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { resetRateLimiters } from '../../src/upstream/rate-limiter.js';
 import type { UpstreamClientOptions } from '../../src/upstream/types.js';
-import { UpstreamRequestError } from '../../src/upstream/upstream-error.js';
 import { sendJson, startRawUpstream, type RawHandler, type RawUpstream } from './raw-upstream.js';
+import { failureOf } from '../support/upstream-failure.js';
 
 const TOKEN = 'patSecretToken.0123456789';
 const SCHEMA = { tables: [{ id: 'tblA', name: 'A', primaryFieldId: 'fldA', fields: [] }] };
@@ -28,15 +28,6 @@ async function clientFor(handler: RawHandler, options: Partial<UpstreamClientOpt
     ...options,
   });
   return { client, requests: upstream.requests };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UpstreamRequestError);
-  return error as UpstreamRequestError;
 }
 
 describe(UpstreamClient.name, () => {

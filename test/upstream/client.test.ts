@@ -3,9 +3,9 @@ import { UpstreamClient } from '../../src/upstream/client.js';
 import { resetRateLimiters } from '../../src/upstream/rate-limiter.js';
 import type { SandboxOptions } from '../../src/upstream/sandbox/index.js';
 import type { RecordListPage, UpstreamClientOptions, UpstreamRecord } from '../../src/upstream/types.js';
-import { UpstreamRequestError } from '../../src/upstream/upstream-error.js';
 import { busiestWindow } from './busiest-window.js';
 import { SANDBOX_TOKEN, startSandboxUpstream, type SandboxUpstream } from './sandbox-upstream.js';
+import { failureOf } from '../support/upstream-failure.js';
 
 let upstream: SandboxUpstream | undefined;
 
@@ -45,15 +45,6 @@ async function collect(pages: AsyncIterable<RecordListPage>) {
     records = page.restarted ? [...page.records] : [...records, ...page.records];
   }
   return { pages: seen, records };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<UpstreamRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UpstreamRequestError);
-  return error as UpstreamRequestError;
 }
 
 const apiCalls = (target: SandboxUpstream, method: string) =>

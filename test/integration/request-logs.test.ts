@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const lines: string[] = [];
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(line) });
+});
+afterAll(() => app.close());
+
+describe('request logs', () => {
+  it('write one JSON line per request with method, path, status, duration and account, and never the key', async () => {
+    await app.http('GET', '/usage/bases?probe=1');
+    await app.http('GET', '/usage/bases', { key: null, headers: { authorization: 'Bearer sk_thisIsNotAValidKeyButLooksLikeOne123456' } });
+    const entries = lines.map((line) => JSON.parse(line));
+    const ok = entries.find((e) => e.req?.url === '/usage/bases?probe=1');
+    expect(ok).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 }, accountId: app.accountId });
+    expect(ok.responseTime).toEqual(expect.any(Number));
+    expect(entries.some((e) => e.res?.statusCode === 401)).toBe(true);
+    const all = lines.join('\n');
+    expect(all).not.toContain(app.apiKey);
+    expect(all).not.toContain('sk_thisIsNotAValidKey');
+    expect(all).not.toMatch(/authorization/i);
+  });
+});
