@@ -4,7 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
-import type { Logger } from './logger.js';
+import { safeError, type Logger } from './logger.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { errorHandler, renderError } from './rest/http/error-handler.js';
@@ -37,6 +37,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        err: safeError,
       },
       customLogLevel: (req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : req.url?.startsWith('/sandbox/') ? 'debug' : 'info',
@@ -59,8 +60,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
       limit: config.apiRateLimitPerMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      skip: (_req, res) => !res.locals.account,
-      keyGenerator: (_req, res) => res.locals.account.id,
+      skip: (_req, res) => !res.locals.apiKeyId,
+      keyGenerator: (_req, res) => res.locals.apiKeyId,
       handler: (_req, res, _next, options) =>
         renderError(
           new AppError('rate_limited', 'Too many requests for this API key', {

@@ -8,6 +8,7 @@ import { AccountService } from './services/account.service.js';
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
   account create --name NAME [--json]     create an account and its first API key
+  account list [--json]                   list accounts
   key create --account ID [--json]        create another API key for an account
   key list --account ID [--json]          list an account's keys (prefixes only)
   key revoke --key-id ID [--json]         revoke a key
@@ -37,6 +38,10 @@ async function run(argv: string[]): Promise<Output> {
       case 'account create': {
         const result = await accounts.create(required(values.name, '--name'));
         return { json: result, text: `account ${result.account.id} (${result.account.name})\napi key (shown once): ${result.apiKey}` };
+      }
+      case 'account list': {
+        const list = await accounts.list();
+        return { json: { accounts: list }, text: list.map((a) => `${a.id}  ${a.name}`).join('\n') };
       }
       case 'key create': {
         const { key, apiKey } = await accounts.createKey(required(values.account, '--account'));

@@ -6,12 +6,26 @@ export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const integer = (min: number, max: number, fallback: number) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max))
+      .optional()
+      .transform((value) => value ?? fallback),
+  );
+const decodedBytes = (value: string) => Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length;
+const hostPattern = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
 
 const envSchema = z.object({
   PORT: integer(0, 65535, 3000),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  HOST: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^([A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/, 'must be a host name or IP address').default('0.0.0.0'),
+  ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -25,7 +39,11 @@ const envSchema = z.object({
   ),
   SECRET_KEY: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^[A-Za-z0-9+/_=-]{32,}$/, 'must be at least 32 characters of base64/base64url').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9+/_=-]+$/, 'must be base64 or base64url')
+      .refine((value) => decodedBytes(value) >= 32, 'must decode to at least 32 bytes (44 base64 characters)')
+      .optional(),
   ),
   AIRTABLE_TOKEN: optionalString,
   AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
@@ -33,7 +51,16 @@ const envSchema = z.object({
   SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
   PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   MONGODB_URL: z.preprocess(emptyToUndefined, z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
-  WEBHOOK_ALLOWED_HOSTS: optionalString,
+  WEBHOOK_ALLOWED_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        (value) => value.split(',').map((h) => h.trim()).filter(Boolean).every((h) => hostPattern.test(h)),
+        'must be comma-separated host or host:port entries',
+      )
+      .optional(),
+  ),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -45,7 +72,7 @@ const envSchema = z.object({
   UPSTREAM_MAX_RETRIES: integer(0, 20, 5),
   UPSTREAM_LOCKOUT_MS: integer(0, 600_000, 30_000),
   UPSTREAM_RETRY_BASE_DELAY_MS: integer(0, 60_000, 500),
-  COUNT_LOCK_STALE_MS: integer(1_000, 86_400_000, 3_600_000),
+  COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
 });
 
@@ -75,7 +102,7 @@ export interface Config {
   adminToken?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiRateLimitPerMinute: number;
-  countLockStaleMs: number;
+  countLockTtlMs: number;
   shutdownTimeoutMs: number;
 }
 
@@ -125,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
-    countLockStaleMs: e.COUNT_LOCK_STALE_MS,
+    countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -17,17 +17,21 @@ export interface AppErrorOptions {
   cause?: unknown;
   /** Seconds a caller should wait before trying again (sent as `Retry-After`). */
   retryAfterSeconds?: number;
+  /** Details for the log line of this failure, never for the caller (e.g. the upstream's own message). */
+  logContext?: Record<string, unknown>;
 }
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterSeconds?: number;
+  readonly logContext?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.logContext = options.logContext;
   }
 
   get status(): number {

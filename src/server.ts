@@ -8,6 +8,7 @@ import { openDatabase } from './database.js';
 import type { Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
 import { createServices, type Services } from './services.js';
+import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
 import { createSandbox, type Sandbox } from './upstream/sandbox/index.js';
 
@@ -20,6 +21,8 @@ export interface RunningServer {
   dataSource: DataSource;
   services: Services;
   sandbox?: Sandbox;
+  /** How a person gets in (settled before the first request is served). */
+  access: StartupAccess;
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       isShuttingDown: () => shuttingDown,
       readiness: { check: async () => !shuttingDown && db.isInitialized && (await db.query('SELECT 1'), true) },
     });
+    const access = await prepareAccess(services.accounts, config, logger);
     handler = app;
 
     let closing: Promise<void> | undefined;
@@ -82,12 +86,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
         await Promise.race([Promise.all([stopped, services.usageCounts.drain()]), deadline]);
         clearInterval(sweep);
+        await services.usageCounts.abort();
         server.closeAllConnections();
         await internalSandbox?.close();
         await db.destroy();
       })());
 
-    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, close };
+    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, close };
   } catch (error) {
     server.close();
     await internalSandbox?.close();

@@ -23,7 +23,7 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const usageBases = new UsageBaseService(dataSource, upstream);
   const snapshots = new SnapshotService(dataSource, usageBases);
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstream, {
-    lockStaleMs: config.countLockStaleMs,
+    lockTtlMs: config.countLockTtlMs,
   });
   const airtableLookup = new AirtableLookupService(upstream);
   return { dataSource, upstream, accounts, usageBases, snapshots, usageCounts, airtableLookup };

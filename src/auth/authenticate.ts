@@ -1,20 +1,20 @@
 import type { NextFunction, Request, Response } from 'express';
-import { unauthorized } from '../errors.js';
 import type { AccountService } from '../services/account.service.js';
 import { parseAuthorizationHeader } from './api-key.js';
 
 /**
- * Resolves `Authorization` to the caller's account in `res.locals.account`. A request without the header passes
- * on unauthenticated (each route decides whether it needs an account); a header that does not name a live key is a 401.
+ * Resolves `Authorization` to the caller's account (`res.locals.account`) and key (`res.locals.apiKeyId`).
+ * Without a live key the request passes on unauthenticated: each route decides whether it needs an account, so
+ * health checks and the document answer whatever the header says.
  */
 export function authenticate(accounts: AccountService) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const header = req.headers.authorization;
-    if (header === undefined) return next();
-    const key = parseAuthorizationHeader(header);
-    const account = key ? await accounts.authenticate(key) : null;
-    if (!account) throw unauthorized();
-    res.locals.account = account;
+    const key = parseAuthorizationHeader(req.headers.authorization);
+    const caller = key ? await accounts.authenticate(key) : null;
+    if (caller) {
+      res.locals.account = caller.account;
+      res.locals.apiKeyId = caller.keyId;
+    }
     next();
   };
 }

@@ -29,7 +29,13 @@ export class UsageBase {
   @Column(timestampColumn('updated_at'))
   updatedAt: Date;
 
-  /** Set while a count runs: the lock that makes a second concurrent count a 409, across processes too. */
-  @Column(timestampColumn('count_started_at', true))
-  countStartedAt: Date | null;
+  /**
+   * The count lock: the token of the running count and the instant its lock lapses unless renewed. A second count
+   * is a 409 across processes too; a crashed process's lock lapses by itself.
+   */
+  @Column({ name: 'count_lock_token', type: 'varchar', length: 36, nullable: true })
+  countLockToken: string | null;
+
+  @Column(timestampColumn('count_lock_until', true))
+  countLockUntil: Date | null;
 }

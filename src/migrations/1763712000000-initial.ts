@@ -40,7 +40,8 @@ export class Initial1763712000000 implements MigrationInterface {
           text('timezone', 64),
           timestamp('created_at'),
           timestamp('updated_at'),
-          timestamp('count_started_at', true),
+          { name: 'count_lock_token', type: 'varchar', length: '36', isNullable: true },
+          timestamp('count_lock_until', true),
         ],
         indices: [
           new TableIndex({ name: 'uq_usage_base_account_base', columnNames: ['account_id', 'base_id'], isUnique: true }),

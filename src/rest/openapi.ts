@@ -39,6 +39,7 @@ export function buildOpenApiDocument() {
     if (route.auth !== false) {
       responses[500] = { description: 'internal: unexpected failure', content: { 'application/json': { schema: ErrorBody } } };
     }
+    responses[503] ??= { description: ERROR_DESCRIPTIONS[503], content: { 'application/json': { schema: ErrorBody } } };
     registry.registerPath({
       method: route.method,
       path: route.path,
@@ -50,7 +51,9 @@ export function buildOpenApiDocument() {
       request: {
         params: route.params as never,
         query: route.query as never,
-        body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+        body: route.body
+          ? { required: route.method !== 'patch', content: { 'application/json': { schema: route.body } } }
+          : undefined,
       },
       responses,
     });

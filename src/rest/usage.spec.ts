@@ -52,7 +52,12 @@ const RunResultBody = z
   })
   .openapi('RunResult');
 
-const BaseName = z.string().min(1).max(255).refine((v) => v.trim().length > 0, 'must not be blank');
+const BaseName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => v.trim().length > 0, 'must not be blank')
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
 const ScheduledHour = z.number().int().min(0).max(23).openapi({ description: 'local hour of the daily count, 0–23' });
 const IdParams = z.object({ id: ServiceId });
 

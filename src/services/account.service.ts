@@ -65,12 +65,17 @@ export class AccountService {
     return toKeySummary(row);
   }
 
-  /** The account holding this key, or null for an unknown or revoked key. */
-  async authenticate(apiKey: string): Promise<AccountSummary | null> {
+  /** The account holding this key and the key's id, or null for an unknown or revoked key. */
+  async authenticate(apiKey: string): Promise<{ account: AccountSummary; keyId: string } | null> {
     const row = await this.keys.findOneBy({ keyHash: hashApiKey(apiKey), revokedAt: IsNull() });
     if (!row) return null;
     const account = await this.accounts.findOneBy({ id: row.accountId });
-    return account ? { id: account.id, name: account.name } : null;
+    return account ? { account: { id: account.id, name: account.name }, keyId: row.id } : null;
+  }
+
+  async list(): Promise<AccountSummary[]> {
+    const rows = await this.accounts.find({ order: { createdAt: 'ASC' } });
+    return rows.map(({ id, name }) => ({ id, name }));
   }
 
   /** Makes sure an account holds this key (CONTRACT §2 BOOTSTRAP_API_KEY); idempotent. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { UsageSnapshot, type TableCount } from '../entities/index.js';
-import { invalidRequest } from '../errors.js';
+import { UsageBase, UsageSnapshot, type TableCount } from '../entities/index.js';
+import { invalidRequest, notFound } from '../errors.js';
 import type { UsageBaseService } from './usage-base.service.js';
 
 export interface SnapshotTotals {
@@ -78,10 +78,10 @@ export class SnapshotService {
     const totals = sumTables(tables);
     const tablesJson = JSON.stringify(tables);
     await this.dataSource.transaction(async (manager) => {
-      const values = { ...totals, tablesJson, countedAt };
-      const existing = await manager.findOneBy(UsageSnapshot, { usageBaseId, date });
-      if (existing) await manager.update(UsageSnapshot, { id: existing.id }, values);
-      else await manager.insert(UsageSnapshot, { id: randomUUID(), usageBaseId, date, ...values });
+      // The base may have been deleted while it was counted: then there is nothing to record.
+      if (!(await manager.existsBy(UsageBase, { id: usageBaseId }))) throw notFound('Usage base');
+      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt };
+      await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
     });
     return { date, totals, tablesJson };
   }

@@ -5,6 +5,8 @@ import { conflict, invalidRequest, notFound } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { isUniqueViolation } from './db-errors.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export interface CreateUsageBaseInput {
   baseId: string;
   baseName?: string;
@@ -34,6 +36,7 @@ export class UsageBaseService {
   }
 
   async get(accountId: string, id: string): Promise<UsageBase> {
+    if (!UUID.test(id)) throw notFound('Usage base');
     const base = await this.repository.findOneBy({ id, accountId });
     if (!base) throw notFound('Usage base');
     return base;
@@ -55,7 +58,8 @@ export class UsageBaseService {
       timezone: input.timezone ?? 'UTC',
       createdAt: now,
       updatedAt: now,
-      countStartedAt: null,
+      countLockToken: null,
+      countLockUntil: null,
     });
     try {
       await this.repository.insert(base);

@@ -4,6 +4,7 @@ import { conflict, unavailable } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamTable } from '../upstream/types.js';
 import { localDay } from './calendar.js';
+import { CountLock } from './count-lock.js';
 import type { SnapshotService } from './snapshot.service.js';
 import type { UsageBaseService } from './usage-base.service.js';
 
@@ -17,8 +18,8 @@ export interface RunResult {
 }
 
 export interface UsageCountOptions {
-  /** A count lock older than this is taken to belong to a crashed process and may be taken over. */
-  lockStaleMs: number;
+  /** How long a count's lock outlives a process that died holding it. */
+  lockTtlMs: number;
   now?: () => Date;
 }
 
@@ -29,7 +30,7 @@ export interface UsageCountOptions {
  */
 export class UsageCountService {
   private readonly repository: Repository<UsageBase>;
-  private readonly running = new Set<Promise<unknown>>();
+  private readonly running = new Map<Promise<unknown>, AbortController>();
   private accepting = true;
   private readonly now: () => Date;
 
@@ -47,8 +48,11 @@ export class UsageCountService {
   async count(accountId: string, usageBaseId: string): Promise<RunResult> {
     const base = await this.bases.get(accountId, usageBaseId);
     if (!this.accepting) throw unavailable('The service is shutting down');
-    const run = this.countExclusive(base);
-    this.running.add(run);
+    const lock = await CountLock.acquire(this.repository, base.id, this.options.lockTtlMs);
+    if (!lock) throw conflict('A count of this base is already running');
+    const controller = new AbortController();
+    const run = this.countBase(base, controller).finally(() => lock.release());
+    this.running.set(run, controller);
     try {
       return await run;
     } finally {
@@ -59,56 +63,47 @@ export class UsageCountService {
   /** Stops new counts and waits for the running ones (graceful shutdown). */
   async drain(): Promise<void> {
     this.accepting = false;
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled([...this.running.keys()]);
   }
 
-  private async countExclusive(base: UsageBase): Promise<RunResult> {
+  /** Abandons the counts still running (the shutdown deadline passed); each releases its lock as it stops. */
+  async abort(): Promise<void> {
+    this.accepting = false;
+    for (const controller of this.running.values()) controller.abort(unavailable('The service is shutting down'));
+    await Promise.allSettled([...this.running.keys()]);
+  }
+
+  private async countBase(base: UsageBase, controller: AbortController): Promise<RunResult> {
     const startedAt = this.now();
-    if (!(await this.lock(base.id, startedAt))) throw conflict('A count of this base is already running');
-    try {
-      const tables = await this.upstream.getBaseSchema(base.baseId);
-      const counts = await Promise.all(tables.map((table) => this.countTable(base.baseId, table)));
-      const date = localDay(startedAt, base.timezone);
-      const day = await this.snapshots.record(base.id, date, counts, this.now());
-      return {
-        status: 'success',
-        tablesProcessed: day.totals.tableCount,
-        totalRecords: day.totals.recordCount,
-        totalAttachmentBytes: day.totals.storageBytes,
-        totalFileCount: day.totals.fileCount,
-        snapshotDate: day.date,
-      };
-    } finally {
-      await this.unlock(base.id, startedAt);
-    }
+    const { signal } = controller;
+    const tables = await this.upstream.getBaseSchema(base.baseId, signal);
+    // The first table that fails for good stops the others: their requests would only spend the base's budget.
+    const counts = await Promise.all(
+      tables.map((table) =>
+        this.countTable(base.baseId, table, signal).catch((error: unknown) => {
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const date = localDay(startedAt, base.timezone);
+    const day = await this.snapshots.record(base.id, date, counts, this.now());
+    return {
+      status: 'success',
+      tablesProcessed: day.totals.tableCount,
+      totalRecords: day.totals.recordCount,
+      totalAttachmentBytes: day.totals.storageBytes,
+      totalFileCount: day.totals.fileCount,
+      snapshotDate: day.date,
+    };
   }
 
-  /** Takes the base's count lock with one conditional update, so two processes on one database cannot both win. */
-  private async lock(usageBaseId: string, startedAt: Date): Promise<boolean> {
-    const staleBefore = new Date(startedAt.getTime() - this.options.lockStaleMs).toISOString();
-    const result = await this.repository
-      .createQueryBuilder()
-      .update()
-      .set({ countStartedAt: startedAt })
-      .where('id = :id AND (count_started_at IS NULL OR count_started_at < :staleBefore)', { id: usageBaseId, staleBefore })
-      .execute();
-    return result.affected === 1;
-  }
-
-  private async unlock(usageBaseId: string, startedAt: Date): Promise<void> {
-    await this.repository
-      .createQueryBuilder()
-      .update()
-      .set({ countStartedAt: null })
-      .where('id = :id AND count_started_at = :startedAt', { id: usageBaseId, startedAt: startedAt.toISOString() })
-      .execute();
-  }
-
-  private async countTable(baseId: string, table: UpstreamTable): Promise<TableCount> {
+  private async countTable(baseId: string, table: UpstreamTable, signal: AbortSignal): Promise<TableCount> {
     const attachmentFieldIds = table.fields.filter((f) => f.type === 'multipleAttachments').map((f) => f.id);
     const fields = attachmentFieldIds.length > 0 ? attachmentFieldIds : [table.primaryFieldId];
     const count: TableCount = { tableId: table.id, tableName: table.name, recordCount: 0, storageBytes: 0, fileCount: 0 };
-    const pages = this.upstream.listRecordPages(baseId, table.id, { fields, returnFieldsByFieldId: true, pageSize: 100 });
+    const options = { fields, returnFieldsByFieldId: true, pageSize: 100 };
+    const pages = this.upstream.listRecordPages(baseId, table.id, options, signal);
     for await (const page of pages) {
       if (page.restarted) Object.assign(count, { recordCount: 0, storageBytes: 0, fileCount: 0 });
       count.recordCount += page.records.length;

@@ -55,9 +55,9 @@ export class UpstreamClient {
     return bases;
   }
 
-  async getBaseSchema(baseId: string): Promise<UpstreamTable[]> {
+  async getBaseSchema(baseId: string, signal?: AbortSignal): Promise<UpstreamTable[]> {
     const path = `/meta/bases/${encodeURIComponent(baseId)}/tables`;
-    const { tables } = await this.transport.send({ method: 'GET', path, baseId, schema: tablesSchema });
+    const { tables } = await this.transport.send({ method: 'GET', path, baseId, schema: tablesSchema, signal });
     return tables;
   }
 
@@ -66,8 +66,9 @@ export class UpstreamClient {
     baseId: string,
     tableIdOrName: string,
     options: ListRecordsOptions = {},
+    signal?: AbortSignal,
   ): AsyncGenerator<RecordListPage> {
-    return listRecordPages(this.transport, baseId, tableIdOrName, options);
+    return listRecordPages(this.transport, baseId, tableIdOrName, options, signal);
   }
 
   /** Chunks go one after another, so on failure exactly the chunks before the failing one were written. */

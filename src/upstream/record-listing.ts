@@ -19,6 +19,7 @@ export async function* listRecordPages(
   baseId: string,
   tableIdOrName: string,
   options: ListRecordsOptions = {},
+  signal?: AbortSignal,
 ): AsyncGenerator<RecordListPage> {
   const path = `/${encodeURIComponent(baseId)}/${encodeURIComponent(tableIdOrName)}`;
   let offset: string | undefined;
@@ -27,7 +28,7 @@ export async function* listRecordPages(
   for (;;) {
     let page;
     try {
-      page = await transport.send({ ...pageRequest(transport, path, options, offset), baseId });
+      page = await transport.send({ ...pageRequest(transport, path, options, offset), baseId, signal });
     } catch (error) {
       const expired = isUpstreamRequestError(error) && error.upstreamType === ITERATOR_EXPIRED;
       if (!expired || offset === undefined || restarts >= MAX_LISTING_RESTARTS) throw error;

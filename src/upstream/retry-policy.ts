@@ -19,7 +19,11 @@ const CONNECT_ERRORS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export function repeatabilityOfStatus(status: number): Repeatability {
+/** The monthly API quota is used up: a 429 that waiting 30 s does not cure. */
+const BILLING_LIMIT = 'PUBLIC_API_BILLING_LIMIT_EXCEEDED';
+
+export function repeatabilityOfStatus(status: number, type?: string): Repeatability {
+  if (type === BILLING_LIMIT) return 'never';
   if (status === 429 || status === 502 || status === 503) return 'safe';
   if (status === 500 || status === 504) return 'if-idempotent';
   return 'never';

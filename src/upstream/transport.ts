@@ -30,6 +30,8 @@ export interface UpstreamCall<T> {
   schema: z.ZodType<T>;
   /** False for creates: after a lost answer the write may have happened, so only clean refusals are retried. */
   idempotent?: boolean;
+  /** Abandons the call (between attempts, or the request in flight) with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 interface AttemptFailure {
@@ -78,7 +80,9 @@ export class UpstreamTransport {
       requestsPerSecond: this.requestsPerSecond,
     };
     for (let attempt = 1; ; attempt += 1) {
+      call.signal?.throwIfAborted();
       await acquireSlot(scope);
+      call.signal?.throwIfAborted();
       this.stats.requests += 1;
       const result = await this.attempt(call);
       if (result.ok) return this.parse(call, result.text, attempt);
@@ -99,7 +103,7 @@ export class UpstreamTransport {
         { method: call.method, path: call.path, status: failure.status, type: failure.type, attempt, delayMs },
         'Upstream request failed; retrying',
       );
-      if (delayMs > 0) await sleep(delayMs);
+      if (delayMs > 0) await sleep(delayMs, undefined, { signal: call.signal });
     }
   }
 
@@ -112,13 +116,14 @@ export class UpstreamTransport {
         headers,
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         // Covers reading the body too, so a response that stalls halfway also times out.
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: call.signal ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), call.signal]) : AbortSignal.timeout(this.timeoutMs),
       });
       const text = await response.text();
       this.logger?.debug?.({ method: call.method, path: call.path, status: response.status }, 'Upstream response');
       if (response.ok) return { ok: true, text };
       return { ok: false, failure: statusFailure(response, text) };
     } catch (error) {
+      call.signal?.throwIfAborted();
       return { ok: false, failure: this.exchangeFailure(error) };
     }
   }
@@ -173,7 +178,7 @@ function statusFailure(response: Response, text: string): AttemptFailure {
     type,
     message,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-    repeatability: repeatabilityOfStatus(response.status),
+    repeatability: repeatabilityOfStatus(response.status, type),
   };
 }
 

@@ -28,6 +28,14 @@ export class UpstreamRequestError extends AppError {
     super('upstream_error', describe(failure), {
       cause: failure.cause,
       retryAfterSeconds: failure.retryAfterSeconds,
+      logContext: {
+        method: failure.method,
+        path: failure.path,
+        status: failure.upstreamStatus,
+        type: failure.upstreamType,
+        upstreamMessage: failure.upstreamMessage,
+        attempts: failure.attempts,
+      },
     });
     this.name = 'UpstreamRequestError';
     this.upstreamStatus = failure.upstreamStatus;
@@ -40,9 +48,9 @@ export class UpstreamRequestError extends AppError {
 export const isUpstreamRequestError = (error: unknown): error is UpstreamRequestError =>
   error instanceof UpstreamRequestError;
 
+/** The message callers see: what failed and how often, never the upstream's own text or the request path. */
 function describe(failure: UpstreamFailure): string {
   const what = [failure.upstreamStatus, failure.upstreamType].filter((part) => part !== undefined).join(' ');
-  const detail = failure.upstreamMessage ? `: ${failure.upstreamMessage}` : '';
   const tries = failure.attempts === 1 ? '1 attempt' : `${failure.attempts} attempts`;
-  return `Upstream ${failure.method} ${failure.path} failed (${what || 'unknown error'}) after ${tries}${detail}`;
+  return `The upstream platform failed (${what || 'unknown error'}) after ${tries}`;
 }

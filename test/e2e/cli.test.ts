@@ -27,6 +27,9 @@ describe('cli', () => {
 
     const revoked = JSON.parse((await runCli(['key', 'revoke', '--key-id', second.key.id, '--json'], env)).stdout);
     expect(revoked.key.revokedAt).toMatch(/Z$/);
+
+    const accounts = JSON.parse((await runCli(['account', 'list', '--json'], env)).stdout);
+    expect(accounts.accounts).toContainEqual({ id: account.id, name: 'Ops team' });
   }, 60_000);
 
   it('fails clearly on bad input', async () => {

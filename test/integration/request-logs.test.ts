@@ -12,6 +12,9 @@ describe('request logs', () => {
   it('write one JSON line per request with method, path, status, duration and account, and never the key', async () => {
     await app.http('GET', '/usage/bases?probe=1');
     await app.http('GET', '/usage/bases', { key: null, headers: { authorization: 'Bearer sk_thisIsNotAValidKeyButLooksLikeOne123456' } });
+    app.running.sandbox!.faults.update({ errorRate: 1, errorStatus: 503 });
+    expect((await app.http('GET', '/airtable/bases')).status).toBe(502);
+    app.running.sandbox!.faults.reset();
     const entries = lines.map((line) => JSON.parse(line));
     const ok = entries.find((e) => e.req?.url === '/usage/bases?probe=1');
     expect(ok).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 }, accountId: app.accountId });
@@ -21,5 +24,9 @@ describe('request logs', () => {
     expect(all).not.toContain(app.apiKey);
     expect(all).not.toContain('sk_thisIsNotAValidKey');
     expect(all).not.toMatch(/authorization/i);
+    expect(all).not.toMatch(/"stack"|\bat .+\.(ts|js):\d+/);
+    expect(all).not.toContain(app.running.sandbox!.store.listBases().length ? 'sandbox-token' : '');
+    const upstream = entries.find((e) => e.code === 'upstream_error');
+    expect(upstream).toMatchObject({ level: 40, status: 503, type: 'RETRIABLE_ERROR', path: '/v0/meta/bases' });
   });
 });

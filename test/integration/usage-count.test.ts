@@ -13,6 +13,19 @@ beforeAll(async () => {
 afterEach(() => sandbox().faults.reset());
 afterAll(() => app.close());
 
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function lockOf(usageBaseId: string): Promise<string | null> {
+  const rows = await app.running.dataSource.query('SELECT count_lock_token AS token FROM usage_base WHERE id = ?', [usageBaseId]);
+  return rows[0]?.token ?? null;
+}
+
 describe('POST /usage/bases/{id}/run', () => {
   it('counts every table: totals equal an independent sum over the sandbox data', async () => {
     const { http } = await app.newAccount();
@@ -147,11 +160,12 @@ describe('POST /usage/bases/{id}/run', () => {
     const base = await trackBase(http, DEMO_BASES.catalog);
     sandbox().faults.update({ latencyMs: 150 });
     const first = http('POST', `/usage/bases/${base.id}/run`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => (await lockOf(base.id)) !== null);
     const second = await http('POST', `/usage/bases/${base.id}/run`);
     expect(second.status).toBe(409);
     expect(second.body).toEqual({ message: 'A count of this base is already running', code: 'conflict' });
     expect((await first).status).toBe(200);
+    expect(await lockOf(base.id)).toBeNull();
     sandbox().faults.reset();
     expect((await http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
   });
@@ -162,6 +176,73 @@ describe('POST /usage/bases/{id}/run', () => {
     const b = await trackBase(http, DEMO_BASES.marketing);
     const [ra, rb] = await Promise.all([http('POST', `/usage/bases/${a.id}/run`), http('POST', `/usage/bases/${b.id}/run`)]);
     expect([ra.status, rb.status]).toEqual([200, 200]);
+  });
+
+  it('asks each table only for its attachment fields, or for the primary field when it has none', async () => {
+    const { http } = await app.newAccount();
+    const base = await trackBase(http, DEMO_BASES.catalog);
+    sandbox().stats.recent.length = 0;
+    await http('POST', `/usage/bases/${base.id}/run`);
+    for (const table of sandbox().store.getBase(base.baseId)!.tables) {
+      const attachmentFields = table.fields.filter((f) => f.type === 'multipleAttachments').map((f) => f.id);
+      const expected = attachmentFields.length > 0 ? attachmentFields : [table.primaryFieldId];
+      const listings = sandbox().stats.recent.filter((r) => r.path === `/v0/${base.baseId}/${table.id}`);
+      expect(listings.length).toBeGreaterThan(0);
+      for (const listing of listings) expect(listing.fields).toEqual(expected);
+    }
+  });
+
+  it('restarts a table whose list iterator expired mid-count and still ends with exact totals', async () => {
+    const { http } = await app.newAccount();
+    const base = await trackBase(http, DEMO_BASES.catalog);
+    const expected = expectedCounts(sandbox(), base.baseId);
+    const products = sandbox().store.requireTable(base.baseId, 'Products').table;
+    sandbox().faults.update({ latencyMs: 100 });
+    sandbox().stats.recent.length = 0;
+    const run = http('POST', `/usage/bases/${base.id}/run`);
+    // Once the first page of Products was asked for, forget every iterator: the next page meets a 422.
+    await until(() => sandbox().stats.recent.some((r) => r.path === `/v0/${base.baseId}/${products.id}`));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    sandbox().faults.expireIterators();
+    const res = await run;
+    expect(res.status).toBe(200);
+    expect(res.body.totalRecords).toBe(sumOf(expected, 'recordCount'));
+    expect(res.body.totalAttachmentBytes).toBe(sumOf(expected, 'storageBytes'));
+    expect(res.body.totalFileCount).toBe(sumOf(expected, 'fileCount'));
+    const productListings = sandbox().stats.recent.filter((r) => r.path === `/v0/${base.baseId}/${products.id}`);
+    expect(productListings.length).toBeGreaterThan(Math.ceil(250 / 100));
+  });
+
+  it('answers 502 when a table fails midway, writing nothing of the partial count', async () => {
+    const { http } = await app.newAccount();
+    const base = await trackBase(http, DEMO_BASES.marketing);
+    expect((await http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
+    const rows = await app.running.dataSource.query('SELECT * FROM usage_snapshot WHERE usage_base_id = ?', [base.id]);
+    const assets = sandbox().store.requireTable(base.baseId, 'Assets').table;
+    sandbox().faults.update({ latencyMs: 200 });
+    sandbox().stats.recent.length = 0;
+    const run = http('POST', `/usage/bases/${base.id}/run`);
+    // The schema was read and the tables' first pages are waiting out the latency: now a table disappears.
+    await until(() => sandbox().stats.recent.some((r) => r.path === `/v0/${base.baseId}/${assets.id}`));
+    sandbox().store.deleteTable(base.baseId, assets.id);
+    const res = await run;
+    expect(res.status).toBe(502);
+    expect(res.body.code).toBe('upstream_error');
+    expect(await app.running.dataSource.query('SELECT * FROM usage_snapshot WHERE usage_base_id = ?', [base.id])).toEqual(rows);
+  });
+
+  it('answers 404 when the base is deleted while it is counted, and stores nothing', async () => {
+    const { http } = await app.newAccount();
+    const base = await trackBase(http, DEMO_BASES.catalog);
+    sandbox().faults.update({ latencyMs: 150 });
+    const run = http('POST', `/usage/bases/${base.id}/run`);
+    await until(async () => (await lockOf(base.id)) !== null);
+    expect((await http('DELETE', `/usage/bases/${base.id}`)).status).toBe(204);
+    const res = await run;
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+    const left = await app.running.dataSource.query('SELECT COUNT(*) AS n FROM usage_snapshot WHERE usage_base_id = ?', [base.id]);
+    expect(Number(left[0].n)).toBe(0);
   });
 
   it('answers 404 for another account’s base and an unknown id', async () => {

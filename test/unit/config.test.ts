@@ -42,3 +42,20 @@ describe(loadConfig.name, () => {
     expect(config.database).toEqual({ type: 'postgres', url: 'postgres://u@h/db' });
   });
 });
+
+describe('loadConfig edge cases', () => {
+  it('rejects blank-looking numbers, short secret keys and malformed hosts', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ PORT: ' ', SECRET_KEY: 'a'.repeat(40), HOST: 'bad host', WEBHOOK_ALLOWED_HOSTS: 'ok.example, not a host' });
+    } catch (e) {
+      problems = (e as ConfigError).problems;
+    }
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['HOST', 'PORT', 'SECRET_KEY', 'WEBHOOK_ALLOWED_HOSTS']);
+  });
+
+  it('accepts a 32-byte base64url secret key', () => {
+    const key = Buffer.alloc(32, 7).toString('base64url');
+    expect(loadConfig({ SECRET_KEY: key }).secretKey).toBe(key);
+  });
+});

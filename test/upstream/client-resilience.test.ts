@@ -148,7 +148,7 @@ describe(UpstreamClient.name, () => {
     expect(created).toEqual([{ id: 'rec0', createdTime: '2024-01-01T00:00:00.000Z', fields: { Name: 'a' } }]);
   });
 
-  it('keeps the token and the query string out of the error message', async () => {
+  it('keeps the token, the query string and the upstream text out of the error message', async () => {
     const { client, requests } = await clientFor((_request, response) => {
       sendJson(response, 422, { error: { type: 'INVALID_FILTER_BY_FORMULA', message: 'The formula is invalid' } });
     });
@@ -157,7 +157,9 @@ describe(UpstreamClient.name, () => {
     const error = await failureOf(pages.next());
 
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(error.message).toContain('/v0/appA/tblA');
+    expect(error.message).toBe('The upstream platform failed (422 INVALID_FILTER_BY_FORMULA) after 1 attempt');
+    expect(error.logContext).toMatchObject({ path: '/v0/appA/tblA', upstreamMessage: 'The formula is invalid' });
+    expect(JSON.stringify(error.logContext)).not.toContain('s3cr3t');
     expect(error.message).not.toContain(TOKEN);
     expect(error.message).not.toContain('?');
     expect(error.message).not.toContain('s3cr3t');

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, isAppError } from '../../errors.js';
+import { safeError } from '../../logger.js';
 
 interface BodyParserError {
   type?: string;
@@ -17,7 +18,7 @@ export function toAppError(error: unknown, logger: Logger): AppError {
     return new AppError('invalid_request', 'Unsupported request body encoding');
   }
   if (parserError?.status === 400) return new AppError('invalid_request', 'Malformed request');
-  logger.error({ err: error }, 'unhandled error');
+  logger.error({ err: safeError(error) }, 'unhandled error');
   return new AppError('internal', 'Internal server error');
 }
 
@@ -30,7 +31,7 @@ export function renderError(error: AppError, res: Response): void {
 export function errorHandler(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(error, logger);
-    if (appError.code === 'upstream_error') logger.warn({ err: appError.cause ?? appError.message }, 'upstream failure');
+    if (appError.logContext) logger.warn({ ...appError.logContext, code: appError.code }, appError.message);
     if (res.headersSent) return void res.end();
     renderError(appError, res);
   };

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { ZodType, z } from 'zod';
 import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
@@ -48,7 +48,7 @@ export type RouteHandler<S extends RouteSpec> = (input: RouteInput<S>, req: Requ
 /** Mounts a handler for a spec: checks the account (unless public), validates, runs, renders the success status. */
 export function mount<S extends RouteSpec>(router: Router, spec: S, handler: RouteHandler<S>): void {
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
-  router[spec.method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+  router[spec.method](expressPath, async (req: Request, res: Response) => {
     const account = res.locals.account as AccountSummary | undefined;
     if (spec.auth !== false && !account) throw unauthorized();
     const input = {
@@ -62,7 +62,6 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
     if (spec.success.status === 204) return void res.end();
     if (result instanceof RawJson) return void res.type('application/json').send(result.json);
     res.json(result);
-    void next;
   });
 }
 

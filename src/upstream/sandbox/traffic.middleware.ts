@@ -4,6 +4,7 @@ import type { FaultControl } from './fault-control.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SandboxStats } from './sandbox-stats.js';
 import { injectedError, rateLimited } from './sandbox-errors.js';
+import { searchParamsOf } from './request-helpers.js';
 
 export interface TrafficDependencies {
   faults: FaultControl;
@@ -19,7 +20,7 @@ export function createTrafficMiddleware({ faults, limiter, stats }: TrafficDepen
   return async (req, _res, next) => {
     const baseId = baseIdFromPath(req.path);
     const settings = faults.get();
-    stats.recordRequest(baseId);
+    stats.recordRequest(baseId, { method: req.method, path: req.path, fields: requestedFields(searchParamsOf(req), req.body) });
     const admitted = baseId !== undefined
       ? limiter.admit(`base:${baseId}`, settings.rateLimitPerSecond, settings.lockoutMs)
       : !isListBases(req.path) || limiter.admit('token', TOKEN_LIMIT_PER_SECOND, settings.lockoutMs);
@@ -44,6 +45,14 @@ export function baseIdFromPath(path: string): string | undefined {
   if (segments[1] === 'meta') return segments[2] === 'bases' ? segments[3] : undefined;
   if (segments[1] === 'bases') return segments[2];
   return segments[1];
+}
+
+/** The `fields[]` a list request asked for (query or listRecords body); undefined when it named none. */
+function requestedFields(query: URLSearchParams, body: unknown): string[] | undefined {
+  const fromQuery = [...query].filter(([key]) => /^fields\[\d*\]$/.test(key)).map(([, value]) => value);
+  if (fromQuery.length > 0) return fromQuery;
+  const fromBody = (body as { fields?: unknown } | undefined)?.fields;
+  return Array.isArray(fromBody) ? fromBody.map(String) : undefined;
 }
 
 function isListBases(path: string): boolean {
