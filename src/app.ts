@@ -5,6 +5,8 @@ import { authenticate } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
 import { safeError, type Logger } from './logger.js';
+import type { Agenda } from 'agenda';
+import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { errorHandler, renderError } from './rest/http/error-handler.js';
@@ -22,10 +24,12 @@ export interface AppDeps {
   sandbox?: Sandbox;
   /** True once shutdown began: requests still arriving on kept-alive connections get a 503. */
   isShuttingDown: () => boolean;
+  /** The scheduler, for the operator dashboard at /admin/jobs (mounted only with ADMIN_TOKEN). */
+  agenda?: Agenda;
 }
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -51,6 +55,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   });
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
+  if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
 
   app.use(express.json({ limit: '1mb' }));
   app.use(authenticate(services.accounts));

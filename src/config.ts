@@ -74,6 +74,12 @@ const envSchema = z.object({
   UPSTREAM_RETRY_BASE_DELAY_MS: integer(0, 60_000, 500),
   COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
+  SCHEDULER_RUN_JOBS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
+  JOBS_PROCESS_EVERY_MS: integer(10, 600_000, 5_000),
+  JOBS_LOCK_LIFETIME_MS: integer(1_000, 86_400_000, 600_000),
+  USAGE_SPREAD_SECONDS: integer(0, 3_540, 300),
+  USAGE_RETRY_DELAY_MS: integer(10, 86_400_000, 60_000),
+  USAGE_MAX_RETRIES: integer(0, 20, 3),
 });
 
 export interface Config {
@@ -104,6 +110,15 @@ export interface Config {
   apiRateLimitPerMinute: number;
   countLockTtlMs: number;
   shutdownTimeoutMs: number;
+  jobs: {
+    /** False for an API-only process: jobs are planned, another process runs them. */
+    run: boolean;
+    processEveryMs: number;
+    lockLifetimeMs: number;
+    usageSpreadMs: number;
+    usageRetryDelayMs: number;
+    usageMaxRetries: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -154,6 +169,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    jobs: {
+      run: e.SCHEDULER_RUN_JOBS === 'true',
+      processEveryMs: e.JOBS_PROCESS_EVERY_MS,
+      lockLifetimeMs: e.JOBS_LOCK_LIFETIME_MS,
+      usageSpreadMs: e.USAGE_SPREAD_SECONDS * 1000,
+      usageRetryDelayMs: e.USAGE_RETRY_DELAY_MS,
+      usageMaxRetries: e.USAGE_MAX_RETRIES,
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './database.js';
 import type { Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
+import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -23,6 +24,7 @@ export interface RunningServer {
   sandbox?: Sandbox;
   /** How a person gets in (settled before the first request is served). */
   access: StartupAccess;
+  scheduler: Scheduler;
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   let dataSource: DataSource | undefined;
   let internalSandbox: InternalSandbox | undefined;
+  let scheduler: Scheduler | undefined;
   try {
     loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
@@ -63,17 +66,23 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger,
     });
     const services = createServices(dataSource, upstream, config);
+    scheduler = await createScheduler(config, dataSource, services, logger);
     let shuttingDown = false;
     const db = dataSource;
+    const jobs = scheduler;
     const app = createApp({
       config,
       services,
       logger,
       sandbox,
       isShuttingDown: () => shuttingDown,
-      readiness: { check: async () => !shuttingDown && db.isInitialized && (await db.query('SELECT 1'), true) },
+      agenda: scheduler.agenda,
+      readiness: {
+        check: async () => !shuttingDown && db.isInitialized && (await db.query('SELECT 1'), true) && (await jobs.isReady()),
+      },
     });
     const access = await prepareAccess(services.accounts, config, logger);
+    await scheduler.start();
     handler = app;
 
     let closing: Promise<void> | undefined;
@@ -84,17 +93,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         // Kept-alive connections turn idle as their last response ends; close them as they do.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-        await Promise.race([Promise.all([stopped, services.usageCounts.drain()]), deadline]);
+        await Promise.race([Promise.all([stopped, services.usageCounts.drain(), jobs.stop(config.shutdownTimeoutMs)]), deadline]);
         clearInterval(sweep);
         await services.usageCounts.abort();
+        await jobs.stop(config.shutdownTimeoutMs).catch(() => undefined);
         server.closeAllConnections();
         await internalSandbox?.close();
         await db.destroy();
       })());
 
-    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, close };
+    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, close };
   } catch (error) {
     server.close();
+    await scheduler?.stop(0).catch(() => undefined);
     await internalSandbox?.close();
     await dataSource?.destroy().catch(() => undefined);
     throw error;

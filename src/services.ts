@@ -5,6 +5,7 @@ import { AirtableLookupService } from './services/airtable-lookup.service.js';
 import { SnapshotService } from './services/snapshot.service.js';
 import { UsageBaseService } from './services/usage-base.service.js';
 import { UsageCountService } from './services/usage-count.service.js';
+import { UsageScheduleService } from './services/usage-schedule.service.js';
 import type { UpstreamClient } from './upstream/client.js';
 
 export interface Services {
@@ -14,6 +15,7 @@ export interface Services {
   usageBases: UsageBaseService;
   snapshots: SnapshotService;
   usageCounts: UsageCountService;
+  usageSchedule: UsageScheduleService;
   airtableLookup: AirtableLookupService;
 }
 
@@ -25,6 +27,10 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstream, {
     lockTtlMs: config.countLockTtlMs,
   });
+  const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, {
+    spreadMs: config.jobs.usageSpreadMs,
+    staleRunMs: config.jobs.lockLifetimeMs,
+  });
   const airtableLookup = new AirtableLookupService(upstream);
-  return { dataSource, upstream, accounts, usageBases, snapshots, usageCounts, airtableLookup };
+  return { dataSource, upstream, accounts, usageBases, snapshots, usageCounts, usageSchedule, airtableLookup };
 }

@@ -4,7 +4,7 @@ import { RawJson, mount } from './http/route.js';
 import { snapshotDayJson, toUsageBaseResponse } from './usage.mappers.js';
 import { usageRoutes as spec } from './usage.spec.js';
 
-export function createUsageRouter({ usageBases, snapshots, usageCounts }: Services): Router {
+export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule }: Services): Router {
   const router = Router();
 
   mount(router, spec.list, async ({ account }) => ({
@@ -26,6 +26,18 @@ export function createUsageRouter({ usageBases, snapshots, usageCounts }: Servic
   mount(router, spec.latest, async ({ account, params }) => {
     const { baseId, day } = await snapshots.latest(account.id, params.id);
     return new RawJson(`{"baseId":${JSON.stringify(baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`);
+  });
+  mount(router, spec.schedule, async ({ account, params }) => {
+    const { nextRunAt, lastRun } = await usageSchedule.schedule(account.id, params.id);
+    return {
+      nextRunAt: nextRunAt?.toISOString() ?? null,
+      lastRun: lastRun && {
+        startedAt: lastRun.startedAt.toISOString(),
+        finishedAt: lastRun.finishedAt?.toISOString() ?? null,
+        status: lastRun.status,
+        ...(lastRun.error ? { error: lastRun.error } : {}),
+      },
+    };
   });
   mount(router, spec.run, async ({ account, params }) => usageCounts.count(account.id, params.id));
 

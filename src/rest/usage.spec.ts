@@ -61,6 +61,21 @@ const BaseName = z
 const ScheduledHour = z.number().int().min(0).max(23).openapi({ description: 'local hour of the daily count, 0–23' });
 const IdParams = z.object({ id: ServiceId });
 
+const ScheduleBody = z
+  .strictObject({
+    nextRunAt: Timestamp.nullable().openapi({ description: 'when the next daily count starts; null when none is planned' }),
+    lastRun: z
+      .strictObject({
+        startedAt: Timestamp,
+        finishedAt: Timestamp.nullable(),
+        status: z.enum(['ok', 'failed', 'running']),
+        error: z.string().optional(),
+      })
+      .nullable()
+      .openapi({ description: 'the latest scheduled count; null before the first' }),
+  })
+  .openapi('UsageSchedule');
+
 export const usageRoutes = {
   list: defineRoute({
     method: 'get',
@@ -144,6 +159,18 @@ export const usageRoutes = {
       description: 'The newest day, or null before the first count',
       schema: z.strictObject({ baseId: z.string(), day: SnapshotDayBody.nullable() }),
     },
+    errors: [401, 404, 429],
+  }),
+  schedule: defineRoute({
+    method: 'get',
+    path: '/usage/bases/{id}/schedule',
+    operationId: 'getUsageSchedule',
+    summary: 'Next and last scheduled count (extension)',
+    description:
+      'The daily count runs at `scheduledHour` in `timezone`: on a spring-forward day an hour in the gap runs at the switch, an hour that occurs twice runs once; bases sharing an hour start spread over its first minutes.',
+    tag,
+    params: IdParams,
+    success: { status: 200, description: 'The schedule', schema: ScheduleBody },
     errors: [401, 404, 429],
   }),
   run: defineRoute({

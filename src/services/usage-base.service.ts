@@ -20,15 +20,26 @@ export interface UpdateUsageBaseInput {
   timezone?: string;
 }
 
+/** Told of every change of a tracked base (the scheduler keeps each base's daily job in step with its row). */
+export interface UsageBaseListener {
+  saved(base: UsageBase): Promise<void>;
+  removed(base: UsageBase): Promise<void>;
+}
+
 /** The tracked bases of an account: what is counted, when, and in which zone. */
 export class UsageBaseService {
   private readonly repository: Repository<UsageBase>;
+  private readonly listeners: UsageBaseListener[] = [];
 
   constructor(
     dataSource: DataSource,
     private readonly upstream: UpstreamClient,
   ) {
     this.repository = dataSource.getRepository(UsageBase);
+  }
+
+  onChange(listener: UsageBaseListener): void {
+    this.listeners.push(listener);
   }
 
   async list(accountId: string): Promise<UsageBase[]> {
@@ -40,6 +51,15 @@ export class UsageBaseService {
     const base = await this.repository.findOneBy({ id, accountId });
     if (!base) throw notFound('Usage base');
     return base;
+  }
+
+  /** Every tracked base of every account, oldest first (the scheduler's reconcile). */
+  async listAll(): Promise<UsageBase[]> {
+    return this.repository.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async findById(id: string): Promise<UsageBase | null> {
+    return this.repository.findOneBy({ id });
   }
 
   async create(accountId: string, input: CreateUsageBaseInput): Promise<UsageBase> {
@@ -67,6 +87,7 @@ export class UsageBaseService {
       if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is tracked already`);
       throw error;
     }
+    for (const listener of this.listeners) await listener.saved(base);
     return base;
   }
 
@@ -80,12 +101,14 @@ export class UsageBaseService {
       { id: base.id },
       { baseName: base.baseName, scheduledHour: base.scheduledHour, timezone: base.timezone, updatedAt: base.updatedAt },
     );
+    for (const listener of this.listeners) await listener.saved(base);
     return base;
   }
 
-  /** Stops tracking: the base's snapshots go with it (foreign key cascade). */
+  /** Stops tracking: the base's snapshots and runs go with it (foreign key cascade), and its job is removed. */
   async remove(accountId: string, id: string): Promise<void> {
     const base = await this.get(accountId, id);
     await this.repository.delete({ id: base.id });
+    for (const listener of this.listeners) await listener.removed(base);
   }
 }

@@ -46,7 +46,11 @@ export class UsageCountService {
   }
 
   async count(accountId: string, usageBaseId: string): Promise<RunResult> {
-    const base = await this.bases.get(accountId, usageBaseId);
+    return this.countTracked(await this.bases.get(accountId, usageBaseId));
+  }
+
+  /** Counts a base already loaded (the daily job's entry point). */
+  async countTracked(base: UsageBase): Promise<RunResult> {
     if (!this.accepting) throw unavailable('The service is shutting down');
     const lock = await CountLock.acquire(this.repository, base.id, this.options.lockTtlMs);
     if (!lock) throw conflict('A count of this base is already running');

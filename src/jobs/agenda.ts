@@ -1,0 +1,100 @@
+import { Agenda, type AgendaBackend } from 'agenda';
+import { MongoBackend, MongoClient } from '@agendajs/mongo-backend';
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { safeError } from '../logger.js';
+import type { Services } from '../services.js';
+import { SqliteBackend } from './backends/sqlite/index.js';
+import { defineCountUsageJob } from './count-usage.job.js';
+import { AgendaUsageJobStore } from './usage-job-store.js';
+
+export interface Scheduler {
+  agenda: Agenda;
+  backendName: string;
+  /** Reconciles the jobs with the rows, then (unless this process only plans jobs) starts running them. */
+  start(): Promise<void>;
+  /** Lets running jobs finish up to the deadline, then stops; jobs still running are unlocked for another process. */
+  stop(deadlineMs: number): Promise<void>;
+  isReady(): Promise<boolean>;
+}
+
+/**
+ * Agenda with the job store configuration asks for: MongoDB when MONGODB_URL is set (several instances share one
+ * scheduler); otherwise the service's own database: our SQLite backend, or Agenda's PostgreSQL backend when
+ * DATABASE_URL is PostgreSQL. All job definitions are made here.
+ */
+export async function createScheduler(config: Config, dataSource: DataSource, services: Services, logger: Logger): Promise<Scheduler> {
+  const { backend, close, ping } = await openBackend(config, dataSource);
+  const agenda = new Agenda({
+    backend,
+    name: `basewatch-${process.pid}`,
+    // Numbers, not strings: Agenda 6 misreads '100 milliseconds' (STACK.md).
+    processEvery: config.jobs.processEveryMs,
+    defaultLockLifetime: config.jobs.lockLifetimeMs,
+    maxConcurrency: 20,
+  });
+  agenda.on('error', (error: Error) => logger.error({ err: safeError(error) }, 'scheduler error'));
+
+  services.usageSchedule.attach(new AgendaUsageJobStore(agenda));
+  defineCountUsageJob(agenda, services.usageSchedule, logger, {
+    lockLifetimeMs: config.jobs.lockLifetimeMs,
+    retryDelayMs: config.jobs.usageRetryDelayMs,
+    maxRetries: config.jobs.usageMaxRetries,
+    concurrency: 5,
+  });
+
+  let started = false;
+  let stopping: Promise<void> | undefined;
+  return {
+    agenda,
+    backendName: backend.name,
+    async start() {
+      await agenda.ready;
+      const reconciled = await services.usageSchedule.reconcile();
+      logger.info({ backend: backend.name, ...reconciled }, 'usage jobs reconciled');
+      if (config.jobs.run) {
+        await agenda.start();
+        started = true;
+      }
+    },
+    stop(deadlineMs) {
+      stopping ??= (async () => {
+        if (started) await agenda.drain(deadlineMs);
+        // Unlocks whatever did not finish, for another process to pick up, and closes a connection Agenda owns.
+        await agenda.stop();
+        await close();
+      })();
+      return stopping;
+    },
+    isReady: ping,
+  };
+}
+
+async function openBackend(config: Config, dataSource: DataSource) {
+  if (config.mongodbUrl) {
+    // Connected here, not by the backend: Agenda 6 does not catch a failing connect in its constructor (STACK.md).
+    const client = await MongoClient.connect(config.mongodbUrl, { serverSelectionTimeoutMS: 10_000 });
+    const backend: AgendaBackend = new MongoBackend({ mongo: client.db() });
+    return {
+      backend,
+      close: () => client.close(),
+      ping: async () => (await client.db().command({ ping: 1 })).ok === 1,
+    };
+  }
+  if (config.database.type === 'postgres') {
+    // The service's own PostgreSQL: jobs in Agenda's table there, woken by LISTEN/NOTIFY instead of polling alone.
+    const backend = new PostgresBackend({ connectionString: config.database.url });
+    // Agenda closes a backend's own pool only when it had been started; an API-only process closes it here.
+    const close = () => backend.disconnect().catch(() => undefined);
+    return { backend, close, ping: async () => dataSource.isInitialized };
+  }
+  const backend = new SqliteBackend({ dataSource });
+  await backend.connect();
+  return {
+    backend,
+    close: async () => undefined,
+    ping: async () => dataSource.isInitialized,
+  };
+}
