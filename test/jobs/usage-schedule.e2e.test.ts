@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgendaUsageJobStore } from '../../src/jobs/usage-job-store.js';
@@ -113,6 +114,37 @@ describe('daily usage jobs (Agenda on SQLite)', () => {
     await settle();
     expect(await runsOf(app, base.id)).toEqual([{ local_day: today, status: 'running', error: null }]);
     await until(async () => (await runsOf(app, base.id))[0].status === 'ok');
+  });
+});
+
+describe('spread and shutdown', () => {
+  it('spreads bases sharing an hour over the first minutes of it, each at a fixed place', async () => {
+    const app = await start({ USAGE_SPREAD_SECONDS: '300' });
+    const bases = [];
+    for (const name of Object.values(DEMO_BASES)) bases.push(await trackBase(app.http, name, { scheduledHour: 6 }));
+    const planned = await Promise.all(bases.map(async (b) => (await app.http('GET', `/usage/bases/${b.id}/schedule`)).body.nextRunAt));
+    const hourStart = Date.parse(nextAt(6, 'UTC')!);
+    for (const at of planned) {
+      expect(Date.parse(at) - hourStart).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(at) - hourStart).toBeLessThan(300_000);
+    }
+    expect(new Set(planned).size).toBe(bases.length);
+    // The same base keeps its place when it is planned again.
+    await app.http('PATCH', `/usage/bases/${bases[0].id}`, { body: { scheduledHour: 6, baseName: 'renamed' } });
+    expect((await app.http('GET', `/usage/bases/${bases[0].id}/schedule`)).body.nextRunAt).toBe(planned[0]);
+  });
+
+  it('lets a running job finish when the service shuts down', async () => {
+    const app = await start();
+    const base = await trackBase(app.http, DEMO_BASES.catalog, { scheduledHour: 2 });
+    app.running.sandbox!.faults.update({ latencyMs: 300 });
+    await jobsOf(app).set(base.id, new Date());
+    await until(async () => (await runsOf(app, base.id)).length === 1);
+    await app.running.close();
+    const db = new Database(join(app.dir, 'test.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT status FROM usage_run WHERE usage_base_id = ?').all(base.id)).toEqual([{ status: 'ok' }]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM usage_snapshot WHERE usage_base_id = ?').get(base.id)).toEqual({ n: 1 });
+    db.close();
   });
 });
 
