@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { availableParallelism, loadavg } from 'node:os';
+import { runCountUsageBench } from './count-usage.bench.js';
+import { renderTable, type ReportTable } from './support/markdown.js';
+import { progress } from './support/progress.js';
+import { runSnapshotHistoryBench } from './snapshot-history.bench.js';
+
+const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
+  snapshots: runSnapshotHistoryBench,
+  count: runCountUsageBench,
+};
+
+/** `npm run bench` runs every benchmark; `npm run bench -- count` or `-- snapshots` runs one. Missed targets are reported, not failed. */
+async function main(): Promise<void> {
+  const selected = process.argv.slice(2);
+  const unknown = selected.filter((name) => !(name in BENCHMARKS));
+  if (unknown.length > 0) throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
+  const names = selected.length > 0 ? selected : Object.keys(BENCHMARKS);
+  for (const name of names) {
+    progress(`${name}: starting`);
+    const before = loadAverage();
+    const tables = await BENCHMARKS[name]();
+    const machine = `Node ${process.version}, ${availableParallelism()} cores; 1-minute load average ${before} before, ${loadAverage()} after.`;
+    process.stdout.write(`## ${name}\n\n${machine}\n\n${tables.map(renderTable).join('\n\n')}\n\n`);
+  }
+}
+
+// Other work on the machine skews timings; the load average says how busy it was.
+const loadAverage = () => loadavg()[0].toFixed(2);
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

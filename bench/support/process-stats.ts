@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Resident set size of another process in bytes (Linux /proc); undefined where /proc is unavailable. */
+export function processRss(pid: number): number | undefined {
+  return statusKib(pid, 'VmRSS');
+}
+
+/** The kernel's high-water mark of the process's resident set, in bytes. */
+export function processPeakRss(pid: number): number | undefined {
+  return statusKib(pid, 'VmHWM');
+}
+
+export interface CpuTimes {
+  userMs: number;
+  systemMs: number;
+}
+
+/** CPU time another process has used so far, split into user and kernel (system) time. */
+export function processCpuTimes(pid: number): CpuTimes | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces, so fields are counted from its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const perTick = 1000 / clockTicksPerSecond();
+    return { userMs: Number(fields[11]) * perTick, systemMs: Number(fields[12]) * perTick };
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's own CPU time, in the same shape. */
+export function ownCpuTimes(): CpuTimes {
+  const { user, system } = process.cpuUsage();
+  return { userMs: user / 1000, systemMs: system / 1000 };
+}
+
+/** Samples a resident set size until stopped and returns the largest value seen. */
+export function sampleRssPeak(read: () => number | undefined, everyMs = 100): { stop(): number } {
+  let peak = read() ?? 0;
+  const take = () => {
+    const value = read();
+    if (value !== undefined && value > peak) peak = value;
+  };
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}
+
+function statusKib(pid: number, key: string): number | undefined {
+  try {
+    const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let ticks: number | undefined;
+function clockTicksPerSecond(): number {
+  ticks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  return ticks;
+}

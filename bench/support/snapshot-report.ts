@@ -1,0 +1,91 @@
+import type { ServiceProfile } from './profile-service.js';
+import type { LoadResult } from './load.js';
+import { count, kib, mib, ms, verdict, type ReportTable } from './markdown.js';
+import type { Phase } from './snapshot-breakdown.js';
+
+export interface Scenario {
+  name: string;
+  path: string;
+  connections: number;
+  p99TargetMs?: number;
+}
+
+export interface Measured {
+  scenario: Scenario;
+  bodyBytes: number;
+  load: LoadResult;
+}
+
+export function loadTable(title: string, measured: Measured[], note: string): ReportTable {
+  return {
+    title,
+    headers: [
+      ...['request', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'body', 'errors / non-2xx'],
+      ...['server RSS (peak)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
+    ],
+    rows: measured.map(({ scenario, bodyBytes, load }) => [
+      scenario.name,
+      String(scenario.connections),
+      ms(load.p50),
+      ms(load.p90),
+      ms(load.p99),
+      ms(load.max),
+      load.requestsPerSecond.toFixed(0),
+      kib(bodyBytes),
+      `${load.errors} / ${load.non2xx}`,
+      load.serverPeakRss === undefined ? 'n/a' : mib(load.serverPeakRss),
+      cpuPerRequest(load),
+      `${(load.clientCpuShare * 100).toFixed(0)} % of a core`,
+      scenario.p99TargetMs === undefined ? '—' : `p99 < ${scenario.p99TargetMs} ms`,
+      scenario.p99TargetMs === undefined ? '—' : verdict(load.p99 < scenario.p99TargetMs && load.errors + load.non2xx === 0),
+    ]),
+    notes: [
+      `${note} Latencies are per 2xx response at full precision. Server CPU is the server process’s CPU time divided by ` +
+        `the requests completed; the load generator is this process, on the same machine.`,
+    ],
+  };
+}
+
+function cpuPerRequest({ serverCpuPerRequest: cpu }: LoadResult): string {
+  return cpu ? `${ms(cpu.userMs + cpu.systemMs)} (${ms(cpu.userMs)} + ${ms(cpu.systemMs)})` : 'n/a';
+}
+
+export interface Unloaded {
+  firstByteMs: number;
+  lastByteMs: number;
+}
+
+export function stepsTable(phases: Phase[], unloaded: Unloaded, bodyBytes: number, loaded: LoadResult, connections: number): ReportTable {
+  return {
+    title: 'Snapshot history: the steps of one limit=365 request (medians, no load)',
+    headers: ['step', 'median'],
+    rows: [
+      ...phases.map((p) => [`${p.name} (in-process)`, ms(p.medianMs)]),
+      ['HTTP to the built service: request sent → response headers', ms(unloaded.firstByteMs)],
+      ['HTTP to the built service: request sent → last body byte', ms(unloaded.lastByteMs)],
+      ['… of which the body transfer (last byte − headers)', ms(unloaded.lastByteMs - unloaded.firstByteMs)],
+      ['response body', `${count(bodyBytes)} bytes`],
+    ],
+    notes: [
+      `Closed loop with ${connections} clients: latency ≈ clients / throughput = ${connections} / ` +
+        `${loaded.requestsPerSecond.toFixed(0)} req/s = ${ms((connections / loaded.requestsPerSecond) * 1000)}.`,
+    ],
+  };
+}
+
+export function profileTable({ categories, load }: ServiceProfile): ReportTable {
+  const busy = categories.filter((c) => c.category !== 'idle').reduce((sum, c) => sum + c.ms, 0);
+  return {
+    title: `Snapshot history: the server's main thread per limit=365 request (V8 CPU profile, one client, ${count(load.completed)} requests)`,
+    headers: ['where', 'per request', 'share of busy time'],
+    rows: [
+      ...categories.map((c) => [c.category, ms(c.ms / load.completed), c.category === 'idle' ? '—' : `${((c.ms / busy) * 100).toFixed(1)} %`]),
+      ['busy in total', ms(busy / load.completed), '100 %'],
+      ['for comparison: server CPU, user + sys (/proc)', cpuPerRequest(load), '—'],
+    ],
+    notes: [
+      `Under the profiler: p50 ${ms(load.p50)}, p99 ${ms(load.p99)}, ${load.requestsPerSecond.toFixed(0)} req/s. ` +
+        'Sampled time is attributed to the nearest recognised frame on the stack, so native work lands with its caller.',
+    ],
+  };
+}
