@@ -3,14 +3,16 @@ import { availableParallelism, loadavg } from 'node:os';
 import { runCountUsageBench } from './count-usage.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
+import { runSchedulerBench } from './scheduler.bench.js';
 import { runSnapshotHistoryBench } from './snapshot-history.bench.js';
 
 const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   snapshots: runSnapshotHistoryBench,
   count: runCountUsageBench,
+  scheduler: runSchedulerBench,
 };
 
-/** `npm run bench` runs every benchmark; `npm run bench -- count` or `-- snapshots` runs one. Missed targets are reported, not failed. */
+/** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */
 async function main(): Promise<void> {
   const selected = process.argv.slice(2);
   const unknown = selected.filter((name) => !(name in BENCHMARKS));

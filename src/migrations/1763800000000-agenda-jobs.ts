@@ -39,12 +39,11 @@ export class AgendaJobs1763800000000 implements MigrationInterface {
           timestamp('debounce_started_at', true),
           text('last_modified_by', 255, true),
         ],
-        indices: [
-          // Serves the next-due scan (name =, ordered by next_run_at then priority) and every lookup by name.
-          new TableIndex({ name: 'idx_agenda_job_next', columnNames: ['name', 'next_run_at', 'priority'] }),
-        ],
       }),
     );
+    // Serves the next-due scan in its own order (next_run_at, then priority descending), so finding the next job
+    // reads the first matching index entry instead of sorting every due job; and every lookup by name.
+    await queryRunner.query('CREATE INDEX idx_agenda_job_next ON agenda_job (name, next_run_at, priority DESC)');
     // The per-base jobs are made unique on `data.usageBaseId`; TypeORM's schema API has no expression indexes.
     const expression =
       queryRunner.connection.options.type === 'postgres'
