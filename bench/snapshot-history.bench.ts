@@ -79,7 +79,14 @@ async function measureScenarios(url: string, apiKey: string, usageBaseId: string
     progress(`snapshots: ${scenario.name}, ${scenario.connections} client(s), ${LOAD.seconds} s`);
     const target = `${url}${scenario.path}`;
     const { bytes } = await send(target, { apiKey });
-    const load = await runLoad({ ...LOAD, url: target, apiKey, connections: scenario.connections, serverPid });
+    const load = await runLoad({
+      ...LOAD,
+      url: target,
+      apiKey,
+      connections: scenario.connections,
+      serverPid,
+      acceptEncoding: scenario.acceptEncoding,
+    });
     measured.push({ scenario, bodyBytes: bytes, load });
   }
   return measured;
@@ -90,10 +97,22 @@ async function scenariosFor(url: string, apiKey: string, usageBaseId: string): P
   if (!first.nextCursor) throw new Error('The first page of 365 days has no nextCursor');
   const { connections } = LOAD;
   return [
-    { name: 'limit=365', path: pagePath(usageBaseId, 365), connections, p99TargetMs: P99_TARGET_MS },
-    { name: `limit=365, cursor=${first.nextCursor} (2nd page)`, path: pagePath(usageBaseId, 365, first.nextCursor), connections },
-    { name: 'limit=30', path: pagePath(usageBaseId, 30), connections },
-    { name: 'limit=365, one client (no queueing)', path: pagePath(usageBaseId, 365), connections: 1 },
+    {
+      name: 'limit=365, Accept-Encoding: gzip',
+      path: pagePath(usageBaseId, 365),
+      connections,
+      p99TargetMs: P99_TARGET_MS,
+      acceptEncoding: 'gzip',
+    },
+    { name: 'limit=365, uncompressed', path: pagePath(usageBaseId, 365), connections, p99TargetMs: P99_TARGET_MS },
+    {
+      name: `limit=365, cursor=${first.nextCursor} (2nd page), gzip`,
+      path: pagePath(usageBaseId, 365, first.nextCursor),
+      connections,
+      acceptEncoding: 'gzip',
+    },
+    { name: 'limit=30, gzip', path: pagePath(usageBaseId, 30), connections, acceptEncoding: 'gzip' },
+    { name: 'limit=365, one client (no queueing), uncompressed', path: pagePath(usageBaseId, 365), connections: 1 },
   ];
 }
 

@@ -10,6 +10,8 @@ export interface LoadOptions {
   seconds: number;
   /** The server process, for its RSS and CPU time. */
   serverPid: number;
+  /** Sent as Accept-Encoding; browsers and HTTP clients send gzip. */
+  acceptEncoding?: 'gzip' | 'identity';
 }
 
 export interface LoadResult {
@@ -63,7 +65,7 @@ function fire(options: LoadOptions, seconds: number, onLatency?: (ms: number) =>
         url: options.url,
         connections: options.connections,
         duration: seconds,
-        headers: { authorization: `Bearer ${options.apiKey}` },
+        headers: { authorization: `Bearer ${options.apiKey}`, 'accept-encoding': options.acceptEncoding ?? 'identity' },
       },
       (error: unknown, result) => (error ? reject(error) : resolve(result)),
     );

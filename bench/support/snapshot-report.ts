@@ -8,6 +8,7 @@ export interface Scenario {
   path: string;
   connections: number;
   p99TargetMs?: number;
+  acceptEncoding?: 'gzip' | 'identity';
 }
 
 export interface Measured {

@@ -38,4 +38,8 @@ export class UsageBase {
 
   @Column(timestampColumn('count_lock_until', true))
   countLockUntil: Date | null;
+
+  /** Bumped in the transaction of every snapshot write: rendered snapshot pages are cached under it. */
+  @Column({ name: 'snapshot_version', type: 'integer', default: 0 })
+  snapshotVersion: number;
 }

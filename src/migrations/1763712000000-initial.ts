@@ -42,6 +42,7 @@ export class Initial1763712000000 implements MigrationInterface {
           timestamp('updated_at'),
           { name: 'count_lock_token', type: 'varchar', length: '36', isNullable: true },
           timestamp('count_lock_until', true),
+          { name: 'snapshot_version', type: 'integer', default: 0 },
         ],
         indices: [
           new TableIndex({ name: 'uq_usage_base_account_base', columnNames: ['account_id', 'base_id'], isUnique: true }),

@@ -33,6 +33,9 @@ export function buildOpenApiDocument() {
         ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
         : { description: route.success.description },
     };
+    if (route.conditional) {
+      responses[304] = { description: 'Not modified: If-None-Match matched the ETag of the current response' };
+    }
     for (const status of route.errors) {
       responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: ErrorBody } } };
     }

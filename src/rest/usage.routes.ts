@@ -1,11 +1,16 @@
 import { Router } from 'express';
 import type { Services } from '../services.js';
-import { RawJson, mount } from './http/route.js';
+import { ResponseCache } from './http/cached-body.js';
+import { mount } from './http/route.js';
 import { snapshotDayJson, toUsageBaseResponse } from './usage.mappers.js';
 import { usageRoutes as spec } from './usage.spec.js';
 
+/** Rendered snapshot pages, keyed by the base's snapshot version (so a new count is never hidden). */
+const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
+
 export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule }: Services): Router {
   const router = Router();
+  const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
   mount(router, spec.list, async ({ account }) => ({
     bases: (await usageBases.list(account.id)).map(toUsageBaseResponse),
@@ -19,13 +24,20 @@ export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSch
   mount(router, spec.remove, async ({ account, params }) => usageBases.remove(account.id, params.id));
 
   mount(router, spec.snapshots, async ({ account, params, query }) => {
-    const page = await snapshots.list(account.id, params.id, query);
-    const cursor = page.nextCursor ? `,"nextCursor":"${page.nextCursor}"` : '';
-    return new RawJson(`{"baseId":${JSON.stringify(page.baseId)},"days":[${page.days.map(snapshotDayJson).join(',')}]${cursor}}`);
+    const base = await usageBases.get(account.id, params.id);
+    const key = ['days', base.id, base.snapshotVersion, query.from, query.to, query.cursor, query.limit].join(':');
+    return pages.getOrRender(key, async () => {
+      const page = await snapshots.listOf(base, query);
+      const cursor = page.nextCursor ? `,"nextCursor":"${page.nextCursor}"` : '';
+      return `{"baseId":${JSON.stringify(page.baseId)},"days":[${page.days.map(snapshotDayJson).join(',')}]${cursor}}`;
+    });
   });
   mount(router, spec.latest, async ({ account, params }) => {
-    const { baseId, day } = await snapshots.latest(account.id, params.id);
-    return new RawJson(`{"baseId":${JSON.stringify(baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`);
+    const base = await usageBases.get(account.id, params.id);
+    return pages.getOrRender(['latest', base.id, base.snapshotVersion].join(':'), async () => {
+      const day = (await snapshots.listOf(base, { limit: 1 })).days[0];
+      return `{"baseId":${JSON.stringify(base.baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`;
+    });
   });
   mount(router, spec.schedule, async ({ account, params }) => {
     const { nextRunAt, lastRun } = await usageSchedule.schedule(account.id, params.id);

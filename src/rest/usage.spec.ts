@@ -146,6 +146,7 @@ export const usageRoutes = {
       schema: z.strictObject({ baseId: z.string(), days: z.array(SnapshotDayBody), nextCursor: z.string().optional() }),
     },
     errors: [400, 401, 404, 429],
+    conditional: true,
   }),
   latest: defineRoute({
     method: 'get',
@@ -160,6 +161,7 @@ export const usageRoutes = {
       schema: z.strictObject({ baseId: z.string(), day: SnapshotDayBody.nullable() }),
     },
     errors: [401, 404, 429],
+    conditional: true,
   }),
   schedule: defineRoute({
     method: 'get',

@@ -50,8 +50,12 @@ export class SnapshotService {
 
   /** Days newest first; `nextCursor` only when an older day exists within the bounds. */
   async list(accountId: string, usageBaseId: string, query: SnapshotQuery): Promise<SnapshotPage> {
+    return this.listOf(await this.bases.get(accountId, usageBaseId), query);
+  }
+
+  /** The same for a base already loaded (and access-checked) by the caller. */
+  async listOf(base: UsageBase, query: SnapshotQuery): Promise<SnapshotPage> {
     if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
-    const base = await this.bases.get(accountId, usageBaseId);
     const qb = this.dataSource
       .createQueryBuilder()
       .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json'])
@@ -68,18 +72,14 @@ export class SnapshotService {
     return { baseId: base.baseId, days, nextCursor };
   }
 
-  async latest(accountId: string, usageBaseId: string): Promise<{ baseId: string; day: SnapshotDay | null }> {
-    const page = await this.list(accountId, usageBaseId, { limit: 1 });
-    return { baseId: page.baseId, day: page.days[0] ?? null };
-  }
-
   /** Writes a day's per-table counts and totals in one transaction, replacing an earlier count of that day. */
   async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date): Promise<SnapshotDay> {
     const totals = sumTables(tables);
     const tablesJson = JSON.stringify(tables);
     await this.dataSource.transaction(async (manager) => {
       // The base may have been deleted while it was counted: then there is nothing to record.
-      if (!(await manager.existsBy(UsageBase, { id: usageBaseId }))) throw notFound('Usage base');
+      const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
+      if (!bumped.affected) throw notFound('Usage base');
       const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt };
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
     });

@@ -80,6 +80,7 @@ export class UsageBaseService {
       updatedAt: now,
       countLockToken: null,
       countLockUntil: null,
+      snapshotVersion: 0,
     });
     try {
       await this.repository.insert(base);

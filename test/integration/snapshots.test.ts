@@ -141,3 +141,40 @@ describe('GET /usage/bases/{id}/snapshots/latest', () => {
     expect((await app.other.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).status).toBe(404);
   });
 });
+
+describe('snapshot responses are cached per snapshot version', () => {
+  it('answers a matching If-None-Match with 304, and a new count with a new body', async () => {
+    const { http } = await app.newAccount();
+    const tracked = await trackBase(http, DEMO_BASES.marketing);
+    await app.running.services.snapshots.record(tracked.id, '2026-01-01', [], new Date());
+    const first = await http('GET', `/usage/bases/${tracked.id}/snapshots`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await http('GET', `/usage/bases/${tracked.id}/snapshots`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+
+    await app.running.services.snapshots.record(tracked.id, '2026-01-02', [], new Date());
+    const fresh = await http('GET', `/usage/bases/${tracked.id}/snapshots`, { headers: { 'if-none-match': etag } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.days.map((d: { date: string }) => d.date)).toEqual(['2026-01-02', '2026-01-01']);
+    expect(fresh.headers.get('etag')).not.toBe(etag);
+    const latest = await http('GET', `/usage/bases/${tracked.id}/snapshots/latest`);
+    expect(latest.body.day.date).toBe('2026-01-02');
+  });
+
+  it('sends large pages gzip-compressed to clients that accept it, and plain to those that do not', async () => {
+    const url = `${app.url}/usage/bases/${base.id}/snapshots?limit=365`;
+    const headers = { authorization: `Bearer ${app.apiKey}` };
+    const gzipped = await fetch(url, { headers: { ...headers, 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    const plain = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await gzipped.json()).toEqual(await plain.json());
+  });
+
+  it('never serves one account’s cached page to another', async () => {
+    await app.http('GET', `/usage/bases/${base.id}/snapshots`);
+    expect((await app.other.http('GET', `/usage/bases/${base.id}/snapshots`)).status).toBe(404);
+  });
+});

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { ZodType, z } from 'zod';
 import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
+import { CachedBody } from './cached-body.js';
 
 export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 429 | 502 | 503;
 
@@ -25,6 +26,8 @@ export interface RouteSpec<
   body?: B;
   success: { status: 200 | 201 | 204; description: string; schema?: ZodType };
   errors: ErrorStatus[];
+  /** The response carries an ETag, and a request with a matching If-None-Match gets 304 without a body. */
+  conditional?: boolean;
 }
 
 export const defineRoute = <P extends ZodType, Q extends ZodType, B extends ZodType>(spec: RouteSpec<P, Q, B>) => spec;
@@ -36,11 +39,6 @@ export interface RouteInput<S extends RouteSpec> {
   query: Infer<NonNullable<S['query']>>;
   body: Infer<NonNullable<S['body']>>;
   account: AccountSummary;
-}
-
-/** A response body that is already serialised JSON (used where building it from objects would be too slow). */
-export class RawJson {
-  constructor(readonly json: string) {}
 }
 
 export type RouteHandler<S extends RouteSpec> = (input: RouteInput<S>, req: Request) => Promise<unknown>;
@@ -60,7 +58,7 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
     const result = await handler(input, req);
     res.status(spec.success.status);
     if (spec.success.status === 204) return void res.end();
-    if (result instanceof RawJson) return void res.type('application/json').send(result.json);
+    if (result instanceof CachedBody) return result.send(req, res);
     res.json(result);
   });
 }

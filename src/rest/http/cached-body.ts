@@ -1,0 +1,53 @@
+import { gzipSync } from 'node:zlib';
+import type { Request, Response } from 'express';
+import { LRUCache } from 'lru-cache';
+
+/** Bodies below this are sent as they are: compressing them costs more than it saves. */
+const GZIP_FROM_BYTES = 8_192;
+
+/** A rendered JSON response kept for reuse: its bytes, an ETag, and (made on first demand) its gzip form. */
+export class CachedBody {
+  private gzipped?: Buffer;
+
+  constructor(
+    readonly body: Buffer,
+    readonly etag: string,
+  ) {}
+
+  /** Sends it, answering a matching If-None-Match with 304 and an Accept-Encoding: gzip client with the gzip form. */
+  send(req: Request, res: Response): void {
+    res.setHeader('ETag', this.etag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('Vary', 'Accept-Encoding, Authorization');
+    if (req.headers['if-none-match'] === this.etag) return void res.status(304).end();
+    res.type('application/json');
+    if (this.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      this.gzipped ??= gzipSync(this.body, { level: 6 });
+      res.setHeader('Content-Encoding', 'gzip');
+      return void res.end(this.gzipped);
+    }
+    res.end(this.body);
+  }
+
+}
+
+/**
+ * Rendered responses by key, bounded in bytes. Keys must name everything the body depends on (for snapshot pages:
+ * the base's snapshot version, bumped by every write, so a stale entry is simply never asked for again).
+ */
+export class ResponseCache {
+  private readonly entries: LRUCache<string, CachedBody>;
+
+  constructor(maxBytes: number) {
+    // Counted with room for the gzip form, which is made later, on first demand.
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => Math.ceil(entry.body.length * 1.25) + 1 });
+  }
+
+  async getOrRender(key: string, render: () => Promise<string>): Promise<CachedBody> {
+    const cached = this.entries.get(key);
+    if (cached) return cached;
+    const entry = new CachedBody(Buffer.from(await render()), `"${key.replace(/[^A-Za-z0-9:._-]/g, '_')}"`);
+    this.entries.set(key, entry);
+    return entry;
+  }
+}
