@@ -78,7 +78,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       isShuttingDown: () => shuttingDown,
       agenda: scheduler.agenda,
       readiness: {
-        check: async () => !shuttingDown && db.isInitialized && (await db.query('SELECT 1'), true) && (await jobs.isReady()),
+        check: async () => {
+          if (shuttingDown || !db.isInitialized) return false;
+          await db.query('SELECT 1');
+          return jobs.isReady();
+        },
       },
     });
     const access = await prepareAccess(services.accounts, config, logger);

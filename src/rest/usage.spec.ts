@@ -4,7 +4,7 @@ import { Day, ServiceId, TimeZone, Timestamp, UpstreamBaseId, queryInteger } fro
 
 const tag = 'Usage';
 
-export const UsageBaseBody = z
+const UsageBaseBody = z
   .strictObject({
     id: z.string().openapi({ format: 'uuid' }),
     baseId: z.string(),
@@ -16,7 +16,7 @@ export const UsageBaseBody = z
   })
   .openapi('UsageBase');
 
-export const TableCountBody = z
+const TableCountBody = z
   .strictObject({
     tableId: z.string(),
     tableName: z.string(),
@@ -26,7 +26,7 @@ export const TableCountBody = z
   })
   .openapi('TableCount');
 
-export const SnapshotDayBody = z
+const SnapshotDayBody = z
   .strictObject({
     date: z.string().openapi({ format: 'date' }),
     tables: z.array(TableCountBody),

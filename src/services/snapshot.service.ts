@@ -87,7 +87,7 @@ export class SnapshotService {
   }
 }
 
-export function sumTables(tables: TableCount[]): SnapshotTotals {
+function sumTables(tables: TableCount[]): SnapshotTotals {
   const totals = { recordCount: 0, storageBytes: 0, fileCount: 0, tableCount: tables.length };
   for (const table of tables) {
     totals.recordCount += table.recordCount;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countLockOf } from '../support/count-lock.js';
 import { createHttp } from '../support/http.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -16,8 +17,7 @@ afterAll(async () => {
   await first.close();
 });
 
-const lockOf = async (app: TestApp, id: string) =>
-  (await app.running.dataSource.query('SELECT count_lock_token AS token FROM usage_base WHERE id = ?', [id]))[0].token;
+const lockOf = (app: TestApp, id: string) => countLockOf(app.running.dataSource, id);
 
 describe('the count lock', () => {
   it('holds across processes: a count running in one instance is a 409 in the other', async () => {

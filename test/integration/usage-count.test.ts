@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countLockOf } from '../support/count-lock.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { expectedCounts, sumOf } from '../support/sandbox-totals.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -21,10 +22,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10
   }
 }
 
-async function lockOf(usageBaseId: string): Promise<string | null> {
-  const rows = await app.running.dataSource.query('SELECT count_lock_token AS token FROM usage_base WHERE id = ?', [usageBaseId]);
-  return rows[0]?.token ?? null;
-}
+const lockOf = (usageBaseId: string) => countLockOf(app.running.dataSource, usageBaseId);
 
 describe('POST /usage/bases/{id}/run', () => {
   it('counts every table: totals equal an independent sum over the sandbox data', async () => {

@@ -9,7 +9,7 @@ interface BodyParserError {
 }
 
 /** Translates anything thrown into an AppError; unknown errors become `internal` after being logged. */
-export function toAppError(error: unknown, logger: Logger): AppError {
+function toAppError(error: unknown, logger: Logger): AppError {
   if (isAppError(error)) return error;
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.parse.failed') return new AppError('invalid_request', 'Malformed JSON in request body');
