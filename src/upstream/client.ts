@@ -10,6 +10,20 @@ import {
   tablesSchema,
 } from './response-schemas.js';
 import { UpstreamTransport } from './transport.js';
+import {
+  createdWebhookSchema,
+  emptyResponseSchema,
+  refreshedWebhookSchema,
+  webhookPayloadPageSchema,
+  webhooksSchema,
+} from './webhook-schemas.js';
+import type {
+  CreatedWebhook,
+  ListWebhookPayloadsOptions,
+  NewWebhook,
+  UpstreamWebhook,
+  WebhookPayloadPage,
+} from './webhook-types.js';
 import type {
   ListRecordsOptions,
   NewField,
@@ -121,6 +135,45 @@ export class UpstreamClient {
     return this.transport.send({ method: 'POST', path, body: field, baseId, schema: fieldSchema, idempotent: false });
   }
 
+  /** Not retried after a lost answer: the webhook may exist already (list to find it). */
+  async createWebhook(baseId: string, webhook: NewWebhook): Promise<CreatedWebhook> {
+    const path = webhooksPath(baseId);
+    return this.transport.send({ method: 'POST', path, body: webhook, baseId, schema: createdWebhookSchema, idempotent: false });
+  }
+
+  async listWebhooks(baseId: string, signal?: AbortSignal): Promise<UpstreamWebhook[]> {
+    const { webhooks } = await this.transport.send({ method: 'GET', path: webhooksPath(baseId), baseId, schema: webhooksSchema, signal });
+    return webhooks;
+  }
+
+  async deleteWebhook(baseId: string, webhookId: string): Promise<void> {
+    const path = webhooksPath(baseId, webhookId);
+    await this.transport.send({ method: 'DELETE', path, baseId, schema: emptyResponseSchema });
+  }
+
+  /** Pushes expiry to 7 days from now; only an active webhook can be refreshed. */
+  async refreshWebhook(baseId: string, webhookId: string): Promise<{ expirationTime: string | null }> {
+    const path = `${webhooksPath(baseId, webhookId)}/refresh`;
+    return this.transport.send({ method: 'POST', path, baseId, schema: refreshedWebhookSchema });
+  }
+
+  async setWebhookNotifications(baseId: string, webhookId: string, enable: boolean): Promise<void> {
+    const path = `${webhooksPath(baseId, webhookId)}/enableNotifications`;
+    await this.transport.send({ method: 'POST', path, body: { enable }, baseId, schema: emptyResponseSchema });
+  }
+
+  /** One page; listing an active webhook's payloads also pushes its expiry to 7 days from now. */
+  async listWebhookPayloads(
+    baseId: string,
+    webhookId: string,
+    options: ListWebhookPayloadsOptions = {},
+    signal?: AbortSignal,
+  ): Promise<WebhookPayloadPage> {
+    const path = `${webhooksPath(baseId, webhookId)}/payloads`;
+    const query = toQueryString({ cursor: options.cursor, limit: options.limit });
+    return this.transport.send({ method: 'GET', path, query, baseId, schema: webhookPayloadPageSchema, signal });
+  }
+
   private async writeInChunks<In, Out>(items: In[], write: (chunk: In[]) => Promise<Out[]>): Promise<Out[]> {
     const results: Out[] = [];
     for (let start = 0; start < items.length; start += MAX_RECORDS_PER_WRITE) {
@@ -132,4 +185,9 @@ export class UpstreamClient {
 
 function recordsPath(baseId: string, tableId: string): string {
   return `/${encodeURIComponent(baseId)}/${encodeURIComponent(tableId)}`;
+}
+
+function webhooksPath(baseId: string, webhookId?: string): string {
+  const path = `/bases/${encodeURIComponent(baseId)}/webhooks`;
+  return webhookId === undefined ? path : `${path}/${encodeURIComponent(webhookId)}`;
 }

@@ -9,6 +9,9 @@ import { RateLimiter } from './rate-limiter.js';
 import { createSandboxRouter } from './sandbox.router.js';
 import { SandboxStats } from './sandbox-stats.js';
 import { SandboxStore } from './sandbox-store.js';
+import type { SandboxChange } from './sandbox-change.types.js';
+import { SandboxWebhooks } from './webhooks/webhook-registry.js';
+import type { SandboxWebhookOptions } from './webhooks/webhook.types.js';
 
 export { CHANGE_SOURCES } from './sandbox-change.types.js';
 export type * from './sandbox-change.types.js';
@@ -21,6 +24,15 @@ export { FaultControl, type FaultSettings } from './fault-control.js';
 export { SandboxStats, type BaseTraffic } from './sandbox-stats.js';
 export { SandboxStore, type RecordUpdateOptions, type RecordWriteOptions } from './sandbox-store.js';
 export { SandboxError } from './sandbox-errors.js';
+export {
+  MAX_PAYLOADS_PER_PAGE,
+  MAX_WEBHOOKS_PER_BASE,
+  SandboxWebhooks,
+  WEBHOOK_LIFETIME_MS,
+  WEBHOOK_RETENTION_MS,
+} from './webhooks/webhook-registry.js';
+export type { SandboxWebhookOptions } from './webhooks/webhook.types.js';
+export { automationIdFor, formPageIdFor, formViewIdFor } from './webhooks/action-metadata.js';
 
 export interface SandboxOptions {
   /** Bearer token accepted (Authorization: Bearer <token>). */
@@ -35,6 +47,10 @@ export interface SandboxOptions {
   iteratorTtlMs?: number;
   /** Seeds every id and the fault draw, so the demo is identical on every start. */
   seed?: number;
+  /** The webhooks' clock (ms since the epoch): expiry, retention and payload timestamps; default Date.now. */
+  now?: () => number;
+  /** Notification ping timing; the defaults are the platform's. */
+  webhooks?: SandboxWebhookOptions;
 }
 
 export interface Sandbox {
@@ -45,6 +61,10 @@ export interface Sandbox {
   stats: SandboxStats;
   /** Emits 'change' with a SandboxChange after every mutation. */
   events: EventEmitter;
+  /** The Webhooks API's state: webhooks, payloads and notification pings. */
+  webhooks: SandboxWebhooks;
+  /** Cancels pending and in-flight notification pings (their timers never hold the process open anyway). */
+  close(): void;
 }
 
 export const DEFAULT_SANDBOX_SEED = 20_240_601;
@@ -63,6 +83,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   const iteratorIds = createIdGenerator(createRandom(hashSeed(seed, 'iterators')));
   const iterators: IteratorRegistry = new IteratorRegistry(iteratorIds, () => faults.get().iteratorTtlMs);
+  const webhooks = new SandboxWebhooks(store, options.now ?? Date.now, seed, options.webhooks);
+  events.on('change', (change: SandboxChange) => webhooks.handleChange(change));
   const router = createSandboxRouter({
     token: options.token,
     store,
@@ -70,9 +92,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     faults,
     limiter,
     stats,
+    webhooks,
     basesIteratorId: iteratorIds.next('itr'),
   });
-  return { router, store, faults, stats, events };
+  return { router, store, faults, stats, events, webhooks, close: () => webhooks.close() };
 }
 
 function defaultFaults(options: SandboxOptions): FaultSettings {

@@ -12,6 +12,8 @@ import type { SandboxStats } from './sandbox-stats.js';
 import type { SandboxStore } from './sandbox-store.js';
 import { createTablesRouter } from './tables.routes.js';
 import { createTrafficMiddleware } from './traffic.middleware.js';
+import type { SandboxWebhooks } from './webhooks/webhook-registry.js';
+import { createWebhooksRouter } from './webhooks/webhooks.routes.js';
 
 export interface SandboxRouterDependencies {
   token: string;
@@ -20,6 +22,7 @@ export interface SandboxRouterDependencies {
   faults: FaultControl;
   limiter: RateLimiter;
   stats: SandboxStats;
+  webhooks: SandboxWebhooks;
   basesIteratorId: string;
 }
 
@@ -35,7 +38,7 @@ export function createSandboxRouter(deps: SandboxRouterDependencies): Router {
   router.use(createBasesRouter(deps.store, deps.basesIteratorId));
   router.use(createTablesRouter(deps.store));
   router.use(createFieldsRouter(deps.store));
-  // Webhook routes (/v0/bases/:baseId/webhooks…) belong here, in their own file, before the records routes.
+  router.use(createWebhooksRouter(deps.webhooks));
   router.use(createRecordsRouter(deps.store, deps.iterators));
   router.use(notFoundHandler);
   router.use(sandboxErrorHandler);

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import type { CreatedWebhook, UpstreamWebhook, WebhookPayload, WebhookPayloadPage } from '../../webhook-types.js';
+import { createIdGenerator, type IdGenerator } from '../id-generator.js';
+import { createRandom, hashSeed } from '../prng.js';
+import type { SandboxChange } from '../sandbox-change.types.js';
+import type { SandboxStore } from '../sandbox-store.js';
+import { toActionMetadata } from './action-metadata.js';
+import { NotificationPinger, type PingSubject } from './notification-pinger.js';
+import { buildPayloadChanges, invalidatesSpecification } from './payload-builder.js';
+import { tooManyWebhooks, webhookNotFound, webhookNotRefreshable } from './webhook-errors.js';
+import { validateNewWebhook } from './webhook-specification.js';
+import type { SandboxWebhookOptions, StoredWebhook } from './webhook.types.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const MAX_WEBHOOKS_PER_BASE = 10;
+/** From creation, the last refresh, or the last payload listing of an active webhook. */
+export const WEBHOOK_LIFETIME_MS = 7 * DAY_MS;
+/** How long payloads, and an expired webhook's metadata, stay readable. */
+export const WEBHOOK_RETENTION_MS = 7 * DAY_MS;
+export const MAX_PAYLOADS_PER_PAGE = 50;
+
+type ErrorCode = 'INVALID_FILTERS' | 'INTERNAL_ERROR';
+
+/**
+ * The Webhooks API of the sandbox: webhooks per base, their payloads (one per matching change, numbered by a
+ * per-webhook cursor that is never reset) and notification pings. Time comes from `now`, so tests can move it.
+ */
+export class SandboxWebhooks {
+  private readonly webhooks = new Map<string, StoredWebhook>();
+  private readonly transactionNumbers = new Map<string, number>();
+  private readonly pinger: NotificationPinger;
+  private readonly ids: IdGenerator;
+
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly now: () => number,
+    seed: number,
+    options: SandboxWebhookOptions = {},
+  ) {
+    this.ids = createIdGenerator(createRandom(hashSeed(seed, 'webhooks')));
+    this.pinger = new NotificationPinger(
+      {
+        delayMs: options.pingDelayMs ?? 100,
+        timeoutMs: options.pingTimeoutMs ?? 25_000,
+        retryBaseDelayMs: options.retryBaseDelayMs ?? 10_000,
+        maxRetries: options.maxRetries ?? 13,
+      },
+      now,
+    );
+  }
+
+  create(baseId: string, body: unknown): CreatedWebhook {
+    const base = this.store.requireBase(baseId);
+    const now = this.sweep();
+    const { notificationUrl, specification, resolved } = validateNewWebhook(body, base);
+    if (this.webhooksOf(baseId).length >= MAX_WEBHOOKS_PER_BASE) throw tooManyWebhooks(MAX_WEBHOOKS_PER_BASE);
+    const hook: StoredWebhook = {
+      id: this.uniqueId(),
+      baseId,
+      notificationUrl,
+      macSecretBase64: randomBytes(32).toString('base64'),
+      specification,
+      resolved,
+      expiresAt: now + WEBHOOK_LIFETIME_MS,
+      failed: false,
+      areNotificationsEnabled: notificationUrl !== null,
+      cursorForNextPayload: 1,
+      payloads: [],
+      lastNotificationResult: null,
+      lastSuccessfulNotificationTime: null,
+    };
+    this.webhooks.set(hook.id, hook);
+    this.requestPing(hook);
+    return { id: hook.id, macSecretBase64: hook.macSecretBase64, expirationTime: iso(hook.expiresAt) };
+  }
+
+  list(baseId: string): UpstreamWebhook[] {
+    this.store.requireBase(baseId);
+    const now = this.sweep();
+    return this.webhooksOf(baseId).map((hook) => ({
+      id: hook.id,
+      areNotificationsEnabled: hook.areNotificationsEnabled,
+      cursorForNextPayload: hook.cursorForNextPayload,
+      isHookEnabled: isActive(hook, now),
+      lastSuccessfulNotificationTime: hook.lastSuccessfulNotificationTime,
+      notificationUrl: hook.notificationUrl,
+      expirationTime: iso(hook.expiresAt),
+      lastNotificationResult: hook.lastNotificationResult,
+      specification: structuredClone(hook.specification),
+    }));
+  }
+
+  delete(baseId: string, webhookId: string): void {
+    this.require(baseId, webhookId);
+    this.webhooks.delete(webhookId);
+    this.pinger.cancel(webhookId);
+  }
+
+  refresh(baseId: string, webhookId: string): { expirationTime: string } {
+    const hook = this.require(baseId, webhookId);
+    const now = this.now();
+    if (!isActive(hook, now)) throw webhookNotRefreshable();
+    hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
+    return { expirationTime: iso(hook.expiresAt) };
+  }
+
+  setNotifications(baseId: string, webhookId: string, enable: boolean): void {
+    const hook = this.require(baseId, webhookId);
+    hook.areNotificationsEnabled = enable;
+    if (!enable) this.pinger.cancel(webhookId);
+  }
+
+  /** `cursor` ≥ 1, `limit` 1–50 (checked by the route). Listing an active webhook extends its life. */
+  listPayloads(baseId: string, webhookId: string, cursor: number, limit: number): WebhookPayloadPage {
+    const hook = this.require(baseId, webhookId);
+    const now = this.now();
+    if (isActive(hook, now)) hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
+    const from = hook.payloads.findIndex((stored) => stored.cursor >= cursor);
+    const page = from === -1 ? [] : hook.payloads.slice(from, from + limit);
+    const last = page.at(-1);
+    return {
+      cursor: last ? last.cursor + 1 : cursor,
+      mightHaveMore: from !== -1 && from + limit < hook.payloads.length,
+      payloads: page.map((stored) => stored.payload),
+    };
+  }
+
+  /** Never throws: it runs inside the API request that made the change. */
+  handleChange(change: SandboxChange): void {
+    const now = this.sweep();
+    const transactionNumber = (this.transactionNumbers.get(change.baseId) ?? 0) + 1;
+    this.transactionNumbers.set(change.baseId, transactionNumber);
+    const common: WebhookPayload = {
+      timestamp: iso(now),
+      baseTransactionNumber: transactionNumber,
+      actionMetadata: toActionMetadata(change.actor, change),
+      payloadFormat: 'v0',
+    };
+    const base = this.store.getBase(change.baseId);
+    for (const hook of this.webhooksOf(change.baseId)) {
+      if (!isActive(hook, now)) continue;
+      const before = hook.cursorForNextPayload;
+      try {
+        const changes = buildPayloadChanges(change, hook.resolved, base);
+        if (changes) this.append(hook, { ...common, ...changes }, now);
+        if (invalidatesSpecification(change, hook.resolved)) this.fail(hook, common, 'INVALID_FILTERS', now);
+      } catch {
+        this.fail(hook, common, 'INTERNAL_ERROR', now);
+      }
+      if (hook.cursorForNextPayload !== before) this.requestPing(hook);
+    }
+  }
+
+  /** Stops every pending and in-flight ping; no new ones are sent afterwards. */
+  close(): void {
+    this.pinger.close();
+  }
+
+  private require(baseId: string, webhookId: string): StoredWebhook {
+    this.store.requireBase(baseId);
+    this.sweep();
+    const hook = this.webhooks.get(webhookId);
+    if (!hook || hook.baseId !== baseId) throw webhookNotFound(webhookId);
+    return hook;
+  }
+
+  private webhooksOf(baseId: string): StoredWebhook[] {
+    return [...this.webhooks.values()].filter((hook) => hook.baseId === baseId);
+  }
+
+  private append(hook: StoredWebhook, payload: WebhookPayload, now: number): void {
+    hook.payloads.push({ cursor: hook.cursorForNextPayload, createdAt: now, payload });
+    hook.cursorForNextPayload += 1;
+  }
+
+  /** The error payload; the webhook stays disabled even if the deleted table or field comes back. */
+  private fail(hook: StoredWebhook, common: WebhookPayload, code: ErrorCode, now: number): void {
+    this.append(hook, { ...common, error: true, code }, now);
+    hook.failed = true;
+  }
+
+  /** Forgets webhooks a retention period past expiry and payloads older than the retention; returns the time. */
+  private sweep(): number {
+    const now = this.now();
+    for (const hook of this.webhooks.values()) {
+      if (now >= hook.expiresAt + WEBHOOK_RETENTION_MS) {
+        this.webhooks.delete(hook.id);
+        this.pinger.cancel(hook.id);
+        continue;
+      }
+      const kept = hook.payloads.findIndex((stored) => now - stored.createdAt < WEBHOOK_RETENTION_MS);
+      if (kept !== 0) hook.payloads.splice(0, kept === -1 ? hook.payloads.length : kept);
+    }
+    return now;
+  }
+
+  private requestPing(hook: StoredWebhook): void {
+    if (hook.notificationUrl !== null && hook.areNotificationsEnabled) this.pinger.request(this.pingSubject(hook));
+  }
+
+  private pingSubject(hook: StoredWebhook): PingSubject {
+    return {
+      webhookId: hook.id,
+      baseId: hook.baseId,
+      destination: () => {
+        const live = this.webhooks.get(hook.id) === hook && hook.areNotificationsEnabled && this.now() < hook.expiresAt;
+        return live && hook.notificationUrl !== null ? { url: hook.notificationUrl, macSecretBase64: hook.macSecretBase64 } : null;
+      },
+      report: (result) => {
+        hook.lastNotificationResult = result;
+        if (result.success) hook.lastSuccessfulNotificationTime = result.completionTimestamp;
+        else if (!result.willBeRetried) hook.areNotificationsEnabled = false;
+      },
+    };
+  }
+
+  private uniqueId(): string {
+    let id = this.ids.next('ach');
+    while (this.webhooks.has(id)) id = this.ids.next('ach');
+    return id;
+  }
+}
+
+function isActive(hook: StoredWebhook, now: number): boolean {
+  return !hook.failed && now < hook.expiresAt;
+}
+
+function iso(time: number): string {
+  return new Date(time).toISOString();
+}
