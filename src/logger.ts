@@ -4,7 +4,13 @@ export type { Logger };
 
 /** Logs carry an error's kind and message only: never its stack, the SQL and parameters a driver attaches, or headers. */
 export function safeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
+  if (!(error instanceof Error)) {
+    // Already made safe (callers often pass `err: safeError(e)`, and pino's serializer runs it again).
+    if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+      return error as Record<string, unknown>;
+    }
+    return { message: String(error) };
+  }
   const code = (error as { code?: unknown }).code;
   const result: Record<string, unknown> = { type: error.name, message: error.message };
   if (typeof code === 'string') result.code = code;

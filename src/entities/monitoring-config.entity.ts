@@ -1,0 +1,47 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { idColumn, timestampColumn } from './columns.js';
+
+/** Ties a monitored base to the Changes table (in a monitoring base) that receives its audit log. */
+@Entity('monitoring_config')
+@Index('uq_monitoring_config_target', ['accountId', 'baseId', 'monitoringTableId'], { unique: true })
+@Index('ix_monitoring_config_base', ['accountId', 'baseId'])
+export class MonitoringConfig {
+  @PrimaryColumn(idColumn())
+  id: string;
+
+  @Column(idColumn('account_id'))
+  accountId: string;
+
+  @Column({ name: 'base_id', type: 'varchar', length: 32 })
+  baseId: string;
+
+  @Column({ name: 'base_name', type: 'varchar', length: 255 })
+  baseName: string;
+
+  @Column({ name: 'workspace_id', type: 'varchar', length: 32 })
+  workspaceId: string;
+
+  @Column({ name: 'monitoring_base_id', type: 'varchar', length: 32 })
+  monitoringBaseId: string;
+
+  @Column({ name: 'monitoring_base_name', type: 'varchar', length: 255 })
+  monitoringBaseName: string;
+
+  @Column({ name: 'monitoring_table_id', type: 'varchar', length: 32 })
+  monitoringTableId: string;
+
+  @Column({ name: 'monitoring_table_name', type: 'varchar', length: 255 })
+  monitoringTableName: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  scope: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  timezone: string;
+
+  @Column(timestampColumn('created_at'))
+  createdAt: Date;
+
+  @Column(timestampColumn('updated_at'))
+  updatedAt: Date;
+}

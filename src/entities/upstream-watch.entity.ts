@@ -1,0 +1,53 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { idColumn, timestampColumn } from './columns.js';
+
+export type UpstreamWatchStatus = 'active' | 'error';
+
+/** The upstream webhook that watches one base for one account, and how far its payloads have been read. */
+@Entity('upstream_watch')
+@Index('uq_upstream_watch_account_base', ['accountId', 'baseId'], { unique: true })
+export class UpstreamWatch {
+  @PrimaryColumn(idColumn())
+  id: string;
+
+  @Column(idColumn('account_id'))
+  accountId: string;
+
+  @Column({ name: 'base_id', type: 'varchar', length: 32 })
+  baseId: string;
+
+  @Index('uq_upstream_watch_webhook', { unique: true })
+  @Column({ name: 'webhook_id', type: 'varchar', length: 32 })
+  webhookId: string;
+
+  /** The webhook's macSecretBase64, sealed by SecretBox. */
+  @Column({ name: 'mac_secret', type: 'varchar', length: 200 })
+  macSecret: string;
+
+  /** The cursor of the next payload to read (the platform numbers payloads from 1). */
+  @Column({ name: 'payload_cursor', type: 'integer' })
+  payloadCursor: number;
+
+  /** JSON object table id → last known name: payloads name a table only when it is created or renamed. */
+  @Column({ name: 'table_names', type: 'text' })
+  tableNames: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  status: UpstreamWatchStatus;
+
+  @Column(timestampColumn('expires_at', true))
+  expiresAt: Date | null;
+
+  @Column(timestampColumn('last_read_at', true))
+  lastReadAt: Date | null;
+
+  /** The last verified ping: an ingestion that started before it runs once more. */
+  @Column(timestampColumn('last_ping_at', true))
+  lastPingAt: Date | null;
+
+  @Column(timestampColumn('created_at'))
+  createdAt: Date;
+
+  @Column(timestampColumn('updated_at'))
+  updatedAt: Date;
+}

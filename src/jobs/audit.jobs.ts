@@ -1,0 +1,118 @@
+import type { Agenda, Job } from 'agenda';
+import type { Logger } from '../logger.js';
+import { safeError } from '../logger.js';
+import type { Services } from '../services.js';
+
+export const AUDIT_INGEST_JOB = 'audit.ingest';
+export const AUDIT_WRITE_JOB = 'audit.write';
+export const AUDIT_POLL_JOB = 'audit.poll';
+export const AUDIT_MAINTAIN_JOB = 'audit.maintain';
+
+interface IngestData {
+  watchId: string;
+}
+interface WriteData {
+  configId: string;
+}
+
+export interface AuditJobOptions {
+  pollIntervalMs: number;
+  lockLifetimeMs: number;
+  /** Delay before a failed ingestion is tried again (the poll also covers it). */
+  ingestRetryDelayMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The audit pipeline's jobs, each a thin call into a service:
+ * - `audit.ingest` (one per watch): read new payloads into entries, outbox rows and deliveries;
+ * - `audit.write` (one per config): drain the Changes-table outbox, then wait for its next retry;
+ * - `audit.poll` (every AUDIT_POLL_INTERVAL_SECONDS): queue both for everything, covering lost pings and
+ *   deployments the upstream cannot ping;
+ * - `audit.maintain` (daily): refresh or re-create upstream webhooks, prune old entries.
+ */
+export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logger, options: AuditJobOptions) {
+  const enqueueIngest = (watchId: string, at = new Date()) => saveUnique<IngestData>(agenda, AUDIT_INGEST_JOB, { watchId }, at);
+  const enqueueWrite = (configId: string, at = new Date()) => saveUnique<WriteData>(agenda, AUDIT_WRITE_JOB, { configId }, at);
+
+  services.watches.onPing((watch) => enqueueIngest(watch.id));
+  services.changeIngest.onEntriesLogged((configId) => {
+    enqueueWrite(configId).catch((error) => logger.warn({ err: safeError(error), configId }, 'could not queue a changes write'));
+  });
+
+  agenda.define<IngestData>(
+    AUDIT_INGEST_JOB,
+    async (job) => {
+      const { watchId } = job.attrs.data;
+      const startedAt = new Date();
+      await keepDue(job);
+      try {
+        const result = await services.changeIngest.ingest(watchId);
+        if (result.payloads) logger.info({ watchId, ...result }, 'upstream changes ingested');
+        const watch = await services.watches.findById(watchId);
+        // A ping that arrived while this run was reading: read once more.
+        job.attrs.nextRunAt = watch?.lastPingAt && watch.lastPingAt >= startedAt ? new Date() : null;
+      } catch (error) {
+        logger.warn({ err: safeError(error), watchId }, 'ingestion failed; will retry');
+        job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
+      }
+    },
+    { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
+  );
+
+  agenda.define<WriteData>(
+    AUDIT_WRITE_JOB,
+    async (job) => {
+      const { configId } = job.attrs.data;
+      await keepDue(job);
+      try {
+        const { written, retryAt } = await services.changeWriter.drain(configId);
+        if (written) logger.info({ configId, written }, 'changes table rows written');
+        job.attrs.nextRunAt = retryAt;
+      } catch (error) {
+        logger.warn({ err: safeError(error), configId }, 'changes table write failed; will retry');
+        job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
+      }
+    },
+    { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
+  );
+
+  agenda.define(AUDIT_POLL_JOB, async () => {
+    for (const watch of await services.watches.listAll()) await enqueueIngest(watch.id);
+    for (const { configId, dueAt } of await services.changeWriter.pending()) await enqueueWrite(configId, dueAt);
+  });
+
+  agenda.define(
+    AUDIT_MAINTAIN_JOB,
+    async () => {
+      const upkeep = await services.watches.maintain();
+      const pruned = await services.changeRetention.prune();
+      logger.info({ ...upkeep, pruned }, 'audit upkeep');
+    },
+    { lockLifetime: options.lockLifetimeMs },
+  );
+
+  return {
+    /** Start-up: every needed base watched, the recurring jobs planned. */
+    async plan(): Promise<void> {
+      const created = await services.watches.reconcile();
+      if (created) logger.info({ created }, 'upstream watches reconciled');
+      await agenda.every(options.pollIntervalMs, AUDIT_POLL_JOB, {}, { skipImmediate: false });
+      await agenda.every(DAY_MS, AUDIT_MAINTAIN_JOB, {}, { skipImmediate: true });
+    },
+  };
+}
+
+/** Agenda clears a one-off job's next run when it starts; keep it due so a crash mid-run leads to a re-run. */
+async function keepDue(job: Job<IngestData> | Job<WriteData>): Promise<void> {
+  job.attrs.nextRunAt = new Date();
+  await job.touch();
+}
+
+async function saveUnique<T extends object>(agenda: Agenda, name: string, data: T, at: Date): Promise<void> {
+  const job = agenda.create<T>(name, data);
+  job.unique(Object.fromEntries(Object.entries(data).map(([key, value]) => [`data.${key}`, value])));
+  job.schedule(at);
+  await job.save();
+}

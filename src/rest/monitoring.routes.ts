@@ -1,0 +1,37 @@
+import express, { Router } from 'express';
+import type { Services } from '../services.js';
+import { mount } from './http/route.js';
+import { toMonitoringConfigResponse } from './monitoring.mappers.js';
+import { monitoringRoutes as spec } from './monitoring.spec.js';
+import type { MonitoringScope } from '../services/audit/change-event.js';
+
+/** The upstream's pings, mounted before the JSON parser: the MAC is computed over the exact body bytes. */
+export function createNotificationRouter({ watches }: Services): Router {
+  const router = Router();
+  router.use(spec.notification.path, express.raw({ type: () => true, limit: '1mb' }));
+  mount(router, spec.notification, async (_input, req) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    await watches.acceptPing(body, req.get('x-airtable-content-mac'));
+  });
+  return router;
+}
+
+export function createMonitoringRouter({ monitoringConfigs }: Services): Router {
+  const router = Router();
+  mount(router, spec.list, async ({ account }) => ({
+    configs: (await monitoringConfigs.list(account.id)).map(toMonitoringConfigResponse),
+  }));
+  mount(router, spec.create, async ({ account, body }) => ({
+    config: toMonitoringConfigResponse(await monitoringConfigs.create(account.id, body)),
+  }));
+  mount(router, spec.get, async ({ account, params }) => ({
+    config: toMonitoringConfigResponse(await monitoringConfigs.get(account.id, params.id)),
+  }));
+  mount(router, spec.update, async ({ account, params, body }) => ({
+    config: toMonitoringConfigResponse(
+      await monitoringConfigs.update(account.id, params.id, body as { scope?: MonitoringScope; timezone?: string }),
+    ),
+  }));
+  mount(router, spec.remove, async ({ account, params }) => monitoringConfigs.remove(account.id, params.id));
+  return router;
+}

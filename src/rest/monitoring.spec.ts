@@ -1,0 +1,115 @@
+import { MONITORING_SCOPES } from '../services/audit/change-event.js';
+import { defineRoute } from './http/route.js';
+import { ServiceId, TimeZone, Timestamp, UpstreamBaseId } from './schemas.js';
+import { z } from './zod.js';
+
+const tag = 'Audit Log';
+
+export const MonitoringConfigBody = z
+  .strictObject({
+    id: z.string().openapi({ format: 'uuid' }),
+    baseId: z.string(),
+    baseName: z.string(),
+    workspaceId: z.string().openapi({ description: 'the upstream workspace, as given on create; "" when unknown' }),
+    monitoringBaseId: z.string(),
+    monitoringBaseName: z.string(),
+    monitoringTableId: z.string(),
+    monitoringTableName: z.string(),
+    scope: z.enum(MONITORING_SCOPES),
+    timezone: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('MonitoringConfig');
+
+const Scope = z.enum(MONITORING_SCOPES).openapi({ description: 'what is logged: all changes, records only, schema only' });
+const UpstreamTableId = z
+  .string()
+  .regex(/^tbl[A-Za-z0-9]{14}$/, 'must be an upstream table id (tbl followed by 14 letters or digits)');
+const ConfigResponse = z.strictObject({ config: MonitoringConfigBody });
+const IdParams = z.object({ id: ServiceId });
+
+export const monitoringRoutes = {
+  list: defineRoute({
+    method: 'get',
+    path: '/monitoring-config',
+    operationId: 'listMonitoringConfigs',
+    summary: 'List monitoring configs (extension)',
+    tag,
+    success: {
+      status: 200,
+      description: 'The caller’s monitoring configs',
+      schema: z.strictObject({ configs: z.array(MonitoringConfigBody) }),
+    },
+    errors: [401, 429],
+  }),
+  create: defineRoute({
+    method: 'post',
+    path: '/monitoring-config',
+    operationId: 'createMonitoringConfig',
+    summary: 'Log a base’s changes into a Changes table (extension)',
+    description:
+      'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per account and base. 409 when the base is logged into that table already; 400 for unknown upstream bases or tables.',
+    tag,
+    body: z.strictObject({
+      baseId: UpstreamBaseId,
+      monitoringBaseId: UpstreamBaseId,
+      monitoringTableId: UpstreamTableId.optional(),
+      scope: Scope.optional().openapi({ default: 'all' }),
+      timezone: TimeZone.optional().openapi({ default: 'UTC' }),
+      workspaceId: z
+        .string()
+        .regex(/^wsp[A-Za-z0-9]{14}$/, 'must be an upstream workspace id (wsp followed by 14 letters or digits)')
+        .optional()
+        .openapi({ description: 'the upstream workspace (the upstream API does not tell it); default ""' }),
+    }),
+    success: { status: 201, description: 'The new config', schema: ConfigResponse },
+    errors: [400, 401, 409, 413, 429, 502],
+  }),
+  get: defineRoute({
+    method: 'get',
+    path: '/monitoring-config/{id}',
+    operationId: 'getMonitoringConfig',
+    summary: 'One monitoring config (extension)',
+    tag,
+    params: IdParams,
+    success: { status: 200, description: 'The config', schema: ConfigResponse },
+    errors: [401, 404, 429],
+  }),
+  update: defineRoute({
+    method: 'patch',
+    path: '/monitoring-config/{id}',
+    operationId: 'updateMonitoringConfig',
+    summary: 'Change monitoring scope',
+    description: 'Both fields optional; an empty object changes nothing. The new scope applies to changes ingested from now on.',
+    tag,
+    params: IdParams,
+    body: z.strictObject({ scope: Scope.optional(), timezone: TimeZone.optional() }),
+    success: { status: 200, description: 'The updated config', schema: ConfigResponse },
+    errors: [400, 401, 404, 413, 429],
+  }),
+  remove: defineRoute({
+    method: 'delete',
+    path: '/monitoring-config/{id}',
+    operationId: 'deleteMonitoringConfig',
+    summary: 'Stop logging (extension)',
+    description:
+      'Deletes the config and its logged entries (the Changes table is left as it is). The upstream webhook is deleted when nothing else watches the base.',
+    tag,
+    params: IdParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: [401, 404, 429, 502],
+  }),
+  notification: defineRoute({
+    method: 'post',
+    path: '/upstream/notifications',
+    operationId: 'receiveUpstreamNotification',
+    summary: 'Upstream change ping (extension; called by the upstream platform)',
+    description:
+      'No API key: authenticated by `X-Airtable-Content-MAC` (`hmac-sha256=<hex>` of the raw body keyed by the webhook’s MAC secret). Answers 204 at once and queues reading the new payloads; a missing or wrong MAC is a 401 and nothing is queued.',
+    tag,
+    auth: false,
+    success: { status: 204, description: 'Accepted' },
+    errors: [401, 413],
+  }),
+};

@@ -1,0 +1,183 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import { KeyedMutex } from '../keyed-mutex.js';
+import { scopeAllows, type ChangeEvent, type MonitoringScope, type WatchedBase } from './change-event.js';
+import type { ChangeSink } from './change-pipeline.js';
+import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
+import type { UpstreamWatchService } from './upstream-watch.service.js';
+
+/** Told after a commit which configs got entries (the Changes-table writer, GraphQL subscriptions). */
+export type EntriesLoggedListener = (configId: string, entries: ChangeEntry[]) => void;
+
+export interface IngestResult {
+  payloads: number;
+  changes: number;
+  entries: number;
+}
+
+const PAYLOAD_PAGE = 50;
+
+/** Another ingestion of the same watch committed first: this run's payloads are already in. */
+class CursorMoved extends Error {}
+
+/**
+ * Reads a watch's payloads from its stored cursor and logs them: for each page, the entries of every monitoring
+ * config (as its scope allows), their Changes-table outbox rows, every sink's rows (webhook deliveries) and the new
+ * cursor are committed in ONE transaction. A crash before the commit leaves the cursor where it was, so the same
+ * payloads are read again and give the same positions; nothing is lost and nothing is logged twice.
+ */
+export class ChangeIngestService {
+  private readonly sinks: ChangeSink[] = [];
+  private readonly listeners: EntriesLoggedListener[] = [];
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly upstream: UpstreamClient,
+    private readonly watches: UpstreamWatchService,
+  ) {}
+
+  addSink(sink: ChangeSink): void {
+    this.sinks.push(sink);
+  }
+
+  onEntriesLogged(listener: EntriesLoggedListener): void {
+    this.listeners.push(listener);
+  }
+
+  ingest(watchId: string): Promise<IngestResult> {
+    return this.mutex.run(watchId, () => this.ingestPages(watchId));
+  }
+
+  private async ingestPages(watchId: string): Promise<IngestResult> {
+    const total: IngestResult = { payloads: 0, changes: 0, entries: 0 };
+    let watch = await this.watches.findById(watchId);
+    if (!watch || watch.status !== 'active') return total;
+    const base: WatchedBase = { accountId: watch.accountId, baseId: watch.baseId };
+    for (;;) {
+      const page = await this.upstream.listWebhookPayloads(watch.baseId, watch.webhookId, {
+        cursor: watch.payloadCursor,
+        limit: PAYLOAD_PAGE,
+      });
+      const payloads = page.payloads as PayloadLike[];
+      const failedAt = payloads.findIndex((p) => p.error === true);
+      const usable = failedAt === -1 ? payloads : payloads.slice(0, failedAt);
+      const names = JSON.parse(watch.tableNames) as TableNames;
+      await this.learnTableNames(watch.baseId, usable, names);
+      const changes = usable.flatMap((payload, i) =>
+        translatePayload(payload, `${watch!.webhookId}:${watch!.payloadCursor + i}`, names),
+      );
+      const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + failedAt + 1;
+      let logged: Map<string, ChangeEntry[]>;
+      try {
+        logged = await this.dataSource.transaction((manager) =>
+          this.commitPage(manager, watch!, base, changes, nextCursor, names),
+        );
+      } catch (error) {
+        if (error instanceof CursorMoved) return total;
+        throw error;
+      }
+      total.payloads += failedAt === -1 ? payloads.length : failedAt + 1;
+      total.changes += changes.length;
+      for (const [configId, entries] of logged) {
+        total.entries += entries.length;
+        for (const listener of this.listeners) listener(configId, entries);
+      }
+      for (const sink of this.sinks) sink.committed?.(base);
+      watch.payloadCursor = nextCursor;
+      watch.tableNames = JSON.stringify(names);
+
+      if (failedAt !== -1) {
+        const code = payloads[failedAt]!.code ?? 'unknown';
+        await this.watches.markError(watch);
+        watch = await this.watches.recreate(watch, `the upstream reported ${code}`);
+        continue;
+      }
+      if (!page.mightHaveMore) return total;
+    }
+  }
+
+  private async commitPage(
+    manager: EntityManager,
+    watch: UpstreamWatch,
+    base: WatchedBase,
+    changes: ChangeEvent[],
+    nextCursor: number,
+    names: TableNames,
+  ): Promise<Map<string, ChangeEntry[]>> {
+    const now = new Date();
+    const moved = await manager
+      .createQueryBuilder()
+      .update(UpstreamWatch)
+      .set({ payloadCursor: nextCursor, tableNames: JSON.stringify(names), lastReadAt: now, updatedAt: now })
+      .where('id = :id AND payload_cursor = :cursor AND webhook_id = :webhookId', {
+        id: watch.id,
+        cursor: watch.payloadCursor,
+        webhookId: watch.webhookId,
+      })
+      .execute();
+    if (moved.affected !== 1) throw new CursorMoved();
+
+    const logged = new Map<string, ChangeEntry[]>();
+    const configs = await manager.findBy(MonitoringConfig, { accountId: base.accountId, baseId: base.baseId });
+    // A Changes table inside the monitored base itself must not log its own rows.
+    const ownTables = new Set(configs.filter((c) => c.monitoringBaseId === c.baseId).map((c) => c.monitoringTableId));
+    const relevant = changes.filter((c) => !ownTables.has(c.tableId));
+    for (const config of configs) {
+      const kept = relevant.filter((c) => scopeAllows(config.scope as MonitoringScope, c.kind));
+      const entries = await this.insertEntries(manager, config.id, kept, now);
+      if (entries.length) logged.set(config.id, entries);
+    }
+    for (const sink of this.sinks) await sink.accept(manager, base, relevant);
+    return logged;
+  }
+
+  private async insertEntries(manager: EntityManager, configId: string, changes: ChangeEvent[], now: Date): Promise<ChangeEntry[]> {
+    const entries: ChangeEntry[] = [];
+    for (const change of changes) {
+      const entry = Object.assign(new ChangeEntry(), {
+        configId,
+        occurredAt: change.occurredAt,
+        eventType: change.eventType,
+        kind: change.kind,
+        tableId: change.tableId,
+        tableName: change.tableName,
+        recordId: change.recordId,
+        fieldIds: JSON.stringify(change.fieldIds),
+        source: change.source,
+        userEmail: change.userEmail,
+        userName: change.userName,
+        beforeJson: change.before === null ? null : JSON.stringify(change.before),
+        afterJson: change.after === null ? null : JSON.stringify(change.after),
+        monitoringRecordId: null,
+        position: change.position,
+        loggedAt: now,
+      });
+      const inserted = await manager.insert(ChangeEntry, entry);
+      entry.id = Number(inserted.identifiers[0]!.id);
+      entries.push(entry);
+    }
+    if (!entries.length) return entries;
+    const fields = entries.flatMap((e) =>
+      (JSON.parse(e.fieldIds) as string[]).map((fieldId) => ({ entryId: e.id, fieldId, configId, occurredAt: e.occurredAt })),
+    );
+    for (let i = 0; i < fields.length; i += 100) await manager.insert(ChangeEntryField, fields.slice(i, i + 100));
+    const outbox = entries.map((e) => ({
+      entryId: e.id,
+      configId,
+      batchToken: null,
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+    }));
+    for (let i = 0; i < outbox.length; i += 100) await manager.insert(ChangeOutbox, outbox.slice(i, i + 100));
+    return entries;
+  }
+
+  /** Payloads name a table only when it is created or renamed; others are looked up once in the base schema. */
+  private async learnTableNames(baseId: string, payloads: PayloadLike[], names: TableNames): Promise<void> {
+    if (!payloads.some((p) => unnamedTableIds(p, names).length)) return;
+    for (const table of await this.upstream.getBaseSchema(baseId)) names[table.id] ??= table.name;
+  }
+}

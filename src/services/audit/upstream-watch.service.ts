@@ -1,0 +1,238 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { UpstreamWatch } from '../../entities/index.js';
+import { unauthorized } from '../../errors.js';
+import { safeError, type Logger } from '../../logger.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import { webhookMac } from '../../upstream/webhook-mac.js';
+import type { WebhookSpecification } from '../../upstream/webhook-types.js';
+import { isUniqueViolation } from '../db-errors.js';
+import { KeyedMutex } from '../keyed-mutex.js';
+import type { SecretBox } from '../secret-box.js';
+import type { WatchedBase } from './change-event.js';
+import type { WatchDemand } from './change-pipeline.js';
+
+/** Everything the audit log and forwarding need: records, fields, table metadata, with previous values. */
+export const WATCH_SPECIFICATION: WebhookSpecification = {
+  options: {
+    filters: { dataTypes: ['tableData', 'tableFields', 'tableMetadata'] },
+    includes: { includePreviousCellValues: true, includePreviousFieldDefinitions: true },
+  },
+};
+
+export interface UpstreamWatchOptions {
+  /** Where the upstream pings; unset: the watch is read by polling only. */
+  notificationUrl?: string;
+  logger: Logger;
+}
+
+/**
+ * One upstream webhook per (account, base) while any demand (monitoring configs, forwarding webhooks) needs it:
+ * created, verified against pings, refreshed before it expires and re-created when the upstream disabled it.
+ */
+export class UpstreamWatchService {
+  private readonly repository: Repository<UpstreamWatch>;
+  private readonly demands: WatchDemand[] = [];
+  private readonly mutex = new KeyedMutex();
+  private readonly pingListeners: Array<(watch: UpstreamWatch) => Promise<void>> = [];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly upstream: UpstreamClient,
+    private readonly secrets: SecretBox,
+    private readonly options: UpstreamWatchOptions,
+  ) {
+    this.repository = dataSource.getRepository(UpstreamWatch);
+  }
+
+  addDemand(demand: WatchDemand): void {
+    this.demands.push(demand);
+  }
+
+  find(base: WatchedBase): Promise<UpstreamWatch | null> {
+    return this.repository.findOneBy({ accountId: base.accountId, baseId: base.baseId });
+  }
+
+  findById(id: string): Promise<UpstreamWatch | null> {
+    return this.repository.findOneBy({ id });
+  }
+
+  listAll(): Promise<UpstreamWatch[]> {
+    return this.repository.find({ order: { createdAt: 'ASC' } });
+  }
+
+  /** Makes sure the base is watched for the account; idempotent. */
+  ensure(base: WatchedBase): Promise<UpstreamWatch> {
+    return this.mutex.run(keyOf(base), async () => {
+      const existing = await this.find(base);
+      if (existing) return existing;
+      const created = await this.createUpstream(base.baseId);
+      const now = new Date();
+      const watch = Object.assign(new UpstreamWatch(), {
+        id: randomUUID(),
+        accountId: base.accountId,
+        baseId: base.baseId,
+        webhookId: created.id,
+        macSecret: this.secrets.seal(created.macSecretBase64),
+        payloadCursor: 1,
+        tableNames: '{}',
+        status: 'active',
+        expiresAt: created.expirationTime ? new Date(created.expirationTime) : null,
+        lastReadAt: null,
+        lastPingAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      try {
+        await this.repository.insert(watch);
+      } catch (error) {
+        // Another process watched it first: keep theirs, drop ours.
+        await this.deleteUpstream(base.baseId, created.id);
+        if (isUniqueViolation(error)) return (await this.find(base))!;
+        throw error;
+      }
+      this.options.logger.info({ baseId: base.baseId, webhookId: created.id }, 'upstream watch created');
+      return watch;
+    });
+  }
+
+  /** Stops watching when no demand needs the base any more. */
+  release(base: WatchedBase): Promise<void> {
+    return this.mutex.run(keyOf(base), async () => {
+      if (await this.isNeeded(this.dataSource.manager, base)) return;
+      const watch = await this.find(base);
+      if (!watch) return;
+      await this.repository.delete({ id: watch.id });
+      await this.deleteUpstream(watch.baseId, watch.webhookId);
+      this.options.logger.info({ baseId: base.baseId, webhookId: watch.webhookId }, 'upstream watch removed');
+    });
+  }
+
+  /** Start-up: a watch for every base some demand needs (a crash may have left one out). */
+  async reconcile(): Promise<number> {
+    const needed = new Map<string, WatchedBase>();
+    for (const demand of this.demands) {
+      for (const base of await demand.all(this.dataSource.manager)) needed.set(keyOf(base), base);
+    }
+    let created = 0;
+    for (const base of needed.values()) {
+      if (await this.find(base)) continue;
+      await this.ensure(base);
+      created += 1;
+    }
+    return created;
+  }
+
+  /** A verified ping: noted (an ingestion already running reads once more) and handed to the listeners. */
+  async acceptPing(rawBody: Buffer, macHeader: string | undefined): Promise<void> {
+    const watch = await this.verifyPing(rawBody, macHeader);
+    await this.repository.update({ id: watch.id }, { lastPingAt: new Date() });
+    for (const listener of this.pingListeners) await listener(watch);
+  }
+
+  onPing(listener: (watch: UpstreamWatch) => Promise<void>): void {
+    this.pingListeners.push(listener);
+  }
+
+  /** The watch a ping is for, when its MAC is right; 401 otherwise (nothing is read or enqueued). */
+  async verifyPing(rawBody: Buffer, macHeader: string | undefined): Promise<UpstreamWatch> {
+    let webhookId: unknown;
+    try {
+      webhookId = (JSON.parse(rawBody.toString('utf8')) as { webhook?: { id?: unknown } }).webhook?.id;
+    } catch {
+      webhookId = undefined;
+    }
+    const watch = typeof webhookId === 'string' ? await this.repository.findOneBy({ webhookId }) : null;
+    if (!watch || !macHeader) throw unauthorized('Missing or invalid notification MAC');
+    const expected = Buffer.from(webhookMac(this.secrets.open(watch.macSecret), rawBody));
+    const given = Buffer.from(macHeader.trim());
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw unauthorized('Missing or invalid notification MAC');
+    }
+    return watch;
+  }
+
+  /**
+   * Daily upkeep of every watch: a webhook the upstream disabled (error state, expiry) is re-created and the gap
+   * logged; pings switched off after failed deliveries are switched on; the rest are refreshed for 7 more days.
+   */
+  async maintain(): Promise<{ refreshed: number; recreated: number }> {
+    let refreshed = 0;
+    let recreated = 0;
+    for (const watch of await this.listAll()) {
+      try {
+        const hooks = await this.upstream.listWebhooks(watch.baseId);
+        const hook = hooks.find((h) => h.id === watch.webhookId);
+        if (!hook || !hook.isHookEnabled || watch.status === 'error') {
+          await this.recreate(watch, hook ? 'the upstream disabled the webhook' : 'the upstream webhook is gone');
+          recreated += 1;
+          continue;
+        }
+        if (this.options.notificationUrl && !hook.areNotificationsEnabled) {
+          await this.upstream.setWebhookNotifications(watch.baseId, watch.webhookId, true);
+        }
+        const { expirationTime } = await this.upstream.refreshWebhook(watch.baseId, watch.webhookId);
+        await this.repository.update(
+          { id: watch.id },
+          { expiresAt: expirationTime ? new Date(expirationTime) : null, updatedAt: new Date() },
+        );
+        refreshed += 1;
+      } catch (error) {
+        this.options.logger.warn({ err: safeError(error), baseId: watch.baseId }, 'upstream watch upkeep failed');
+      }
+    }
+    return { refreshed, recreated };
+  }
+
+  /**
+   * Replaces a webhook the upstream will not serve any more. Changes made between the last payload read and the
+   * new webhook cannot be recovered from the upstream: that gap is logged.
+   */
+  recreate(watch: UpstreamWatch, reason: string): Promise<UpstreamWatch> {
+    return this.mutex.run(keyOf(watch), async () => {
+      const created = await this.createUpstream(watch.baseId);
+      const old = watch.webhookId;
+      Object.assign(watch, {
+        webhookId: created.id,
+        macSecret: this.secrets.seal(created.macSecretBase64),
+        payloadCursor: 1,
+        status: 'active',
+        expiresAt: created.expirationTime ? new Date(created.expirationTime) : null,
+        updatedAt: new Date(),
+      });
+      await this.repository.save(watch);
+      await this.deleteUpstream(watch.baseId, old);
+      this.options.logger.warn(
+        { baseId: watch.baseId, oldWebhookId: old, webhookId: created.id, gapSince: watch.lastReadAt?.toISOString() ?? null, reason },
+        'upstream watch re-created: changes since gapSince may be missing from the audit log',
+      );
+      return watch;
+    });
+  }
+
+  async markError(watch: UpstreamWatch): Promise<void> {
+    await this.repository.update({ id: watch.id }, { status: 'error', updatedAt: new Date() });
+  }
+
+  private async isNeeded(manager: EntityManager, base: WatchedBase): Promise<boolean> {
+    for (const demand of this.demands) if (await demand.needs(manager, base)) return true;
+    return false;
+  }
+
+  private createUpstream(baseId: string) {
+    return this.upstream.createWebhook(baseId, {
+      notificationUrl: this.options.notificationUrl,
+      specification: WATCH_SPECIFICATION,
+    });
+  }
+
+  private async deleteUpstream(baseId: string, webhookId: string): Promise<void> {
+    try {
+      await this.upstream.deleteWebhook(baseId, webhookId);
+    } catch (error) {
+      this.options.logger.warn({ err: safeError(error), baseId, webhookId }, 'could not delete an upstream webhook');
+    }
+  }
+}
+
+const keyOf = (base: WatchedBase) => `${base.accountId}:${base.baseId}`;

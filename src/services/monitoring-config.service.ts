@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { ChangeOutbox, MonitoringConfig } from '../entities/index.js';
+import { conflict, invalidRequest, notFound } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamTable } from '../upstream/types.js';
+import type { MonitoringScope, WatchedBase } from './audit/change-event.js';
+import type { WatchDemand } from './audit/change-pipeline.js';
+import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/changes-table.js';
+import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
+import { isUniqueViolation } from './db-errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface CreateMonitoringConfigInput {
+  baseId: string;
+  monitoringBaseId: string;
+  monitoringTableId?: string;
+  scope?: MonitoringScope;
+  timezone?: string;
+  workspaceId?: string;
+}
+
+export interface UpdateMonitoringConfigInput {
+  scope?: MonitoringScope;
+  timezone?: string;
+}
+
+/** Monitoring configs: which base is logged, into which Changes table, with what scope. */
+export class MonitoringConfigService implements WatchDemand {
+  private readonly repository: Repository<MonitoringConfig>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly upstream: UpstreamClient,
+    private readonly watches: UpstreamWatchService,
+    private readonly logger: Logger,
+  ) {
+    this.repository = dataSource.getRepository(MonitoringConfig);
+    watches.addDemand(this);
+  }
+
+  list(accountId: string): Promise<MonitoringConfig[]> {
+    return this.repository.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async get(accountId: string, id: string): Promise<MonitoringConfig> {
+    if (!UUID.test(id)) throw notFound('Monitoring config');
+    const config = await this.repository.findOneBy({ id, accountId });
+    if (!config) throw notFound('Monitoring config');
+    return config;
+  }
+
+  findById(id: string): Promise<MonitoringConfig | null> {
+    return this.repository.findOneBy({ id });
+  }
+
+  /**
+   * Checks both bases upstream, creates the Changes table when no table is given (or adds the missing columns to
+   * the given one), stores the config and makes sure the base is watched.
+   */
+  async create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+    const bases = await this.upstream.listBases();
+    const monitored = bases.find((b) => b.id === input.baseId);
+    if (!monitored) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
+    const monitoring = bases.find((b) => b.id === input.monitoringBaseId);
+    if (!monitoring) throw invalidRequest(`The upstream account has no base ${input.monitoringBaseId}`);
+    if (input.monitoringTableId && (await this.repository.existsBy({ accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }))) {
+      throw conflict(`Base ${input.baseId} is logged into table ${input.monitoringTableId} already`);
+    }
+    const table = await this.changesTable(input.monitoringBaseId, input.monitoringTableId);
+    const now = new Date();
+    const config = Object.assign(new MonitoringConfig(), {
+      id: randomUUID(),
+      accountId,
+      baseId: monitored.id,
+      baseName: monitored.name,
+      workspaceId: input.workspaceId ?? '',
+      monitoringBaseId: monitoring.id,
+      monitoringBaseName: monitoring.name,
+      monitoringTableId: table.id,
+      monitoringTableName: table.name,
+      scope: input.scope ?? 'all',
+      timezone: input.timezone ?? 'UTC',
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await this.repository.insert(config);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is logged into table ${table.id} already`);
+      throw error;
+    }
+    try {
+      await this.watches.ensure({ accountId, baseId: config.baseId });
+    } catch (error) {
+      await this.repository.delete({ id: config.id });
+      throw error;
+    }
+    return config;
+  }
+
+  async update(accountId: string, id: string, input: UpdateMonitoringConfigInput): Promise<MonitoringConfig> {
+    const config = await this.get(accountId, id);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    if (!Object.entries(changes).some(([key, value]) => config[key as keyof MonitoringConfig] !== value)) return config;
+    Object.assign(config, changes, { updatedAt: new Date() });
+    await this.repository.update({ id }, { scope: config.scope, timezone: config.timezone, updatedAt: config.updatedAt });
+    return config;
+  }
+
+  /** The config's entries go with it; the upstream webhook goes when nothing else needs the base. */
+  async remove(accountId: string, id: string): Promise<void> {
+    const config = await this.get(accountId, id);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(ChangeOutbox, { configId: id });
+      await manager.delete(MonitoringConfig, { id });
+    });
+    await this.watches.release({ accountId, baseId: config.baseId });
+  }
+
+  async needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {
+    return manager.existsBy(MonitoringConfig, { accountId: base.accountId, baseId: base.baseId });
+  }
+
+  async all(manager: EntityManager): Promise<WatchedBase[]> {
+    const rows = await manager
+      .createQueryBuilder(MonitoringConfig, 'c')
+      .select(['c.account_id AS "accountId"', 'c.base_id AS "baseId"'])
+      .distinct(true)
+      .getRawMany<WatchedBase>();
+    return rows;
+  }
+
+  private async changesTable(baseId: string, tableId: string | undefined): Promise<{ id: string; name: string }> {
+    const tables = await this.upstream.getBaseSchema(baseId);
+    if (tableId) {
+      const table = tables.find((t) => t.id === tableId);
+      if (!table) throw invalidRequest(`Base ${baseId} has no table ${tableId}`);
+      await this.addMissingColumns(baseId, table);
+      return table;
+    }
+    const taken = new Set(tables.map((t) => t.name.toLowerCase()));
+    let name = DEFAULT_CHANGES_TABLE_NAME;
+    for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${DEFAULT_CHANGES_TABLE_NAME} ${n}`;
+    const created = await this.upstream.createTable(baseId, {
+      name,
+      description: 'Audit log written by basewatch',
+      fields: CHANGES_TABLE_FIELDS,
+    });
+    this.logger.info({ baseId, tableId: created.id }, 'changes table created');
+    return created;
+  }
+
+  /** A table the caller chose gets the columns it lacks; columns are matched by name. */
+  private async addMissingColumns(baseId: string, table: UpstreamTable): Promise<void> {
+    const existing = new Set(table.fields.map((f) => f.name.toLowerCase()));
+    for (const field of CHANGES_TABLE_FIELDS) {
+      if (!existing.has(field.name.toLowerCase())) await this.upstream.createField(baseId, table.id, field);
+    }
+  }
+}
