@@ -1,0 +1,76 @@
+import { expect } from 'vitest';
+import type { Http } from '../support/http.js';
+import type { SandboxApi } from '../support/sandbox-api.js';
+import type { TestApp } from '../support/test-app.js';
+
+/** Jobs run (ingest, write, poll) and quickly; the sandbox lets the test's own traffic through. */
+export const AUDIT_APP_ENV = {
+  SCHEDULER_RUN_JOBS: 'true',
+  JOBS_PROCESS_EVERY_MS: '50',
+  AUDIT_POLL_INTERVAL_SECONDS: '1',
+  AUDIT_WRITE_RETRY_BASE_MS: '200',
+  AUDIT_WRITE_MAX_RETRY_MS: '1000',
+};
+
+/**
+ * The test's own calls to the sandbox share each base's 5 requests/s with the service; the sandbox is told to allow
+ * more so that only the service's own limiter shapes its traffic.
+ */
+export function relaxSandboxRateLimit(app: TestApp): void {
+  app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
+}
+
+export type ChangeRecord = {
+  id: string;
+  monitoringRecordId: string | null;
+  occurredAt: string;
+  eventType: string;
+  kind: string;
+  tableId: string;
+  tableName: string;
+  recordId: string | null;
+  fieldIds: string[];
+  source: string;
+  userEmail: string | null;
+  userName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+/** Every logged change of a config through endpoint 8, newest first. */
+export async function allChanges(http: Http, configId: string, query = ''): Promise<ChangeRecord[]> {
+  const records: ChangeRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const params = new URLSearchParams(query);
+    params.set('limit', '100');
+    if (cursor) params.set('cursor', cursor);
+    const res = await http('GET', `/monitoring-config/${configId}/changes?${params}`);
+    expect(res.status).toBe(200);
+    records.push(...res.body.records);
+    cursor = res.body.nextCursor;
+  } while (cursor);
+  return records;
+}
+
+export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every row of an upstream table, read through the sandbox API. */
+export async function tableRows(api: SandboxApi, baseId: string, tableId: string) {
+  const rows: Array<{ id: string; fields: Record<string, unknown> }> = [];
+  let offset: string | undefined;
+  do {
+    const page = await api.listRecords(baseId, tableId, offset ? `?offset=${offset}` : '');
+    rows.push(...page.records);
+    offset = page.offset;
+  } while (offset);
+  return rows;
+}
