@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
 import { safeError, type Logger } from './logger.js';
 import type { Agenda } from 'agenda';
+import type { GraphqlGateway } from './graphql/gateway.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
@@ -26,10 +27,12 @@ export interface AppDeps {
   isShuttingDown: () => boolean;
   /** The scheduler, for the operator dashboard at /admin/jobs (mounted only with ADMIN_TOKEN). */
   agenda?: Agenda;
+  /** /graphql and its IDE, behind the same key check and budget as REST. */
+  graphql?: GraphqlGateway;
 }
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -77,6 +80,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
     }),
   );
 
+  if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
   app.use(createUsageRouter(services));

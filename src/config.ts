@@ -80,6 +80,9 @@ const envSchema = z.object({
   USAGE_SPREAD_SECONDS: integer(0, 3_540, 300),
   USAGE_RETRY_DELAY_MS: integer(10, 86_400_000, 60_000),
   USAGE_MAX_RETRIES: integer(0, 20, 3),
+  GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
+  GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
+  GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
 });
 
 export interface Config {
@@ -106,6 +109,14 @@ export interface Config {
   mongodbUrl?: string;
   webhookAllowedHosts: string[];
   adminToken?: string;
+  graphql: {
+    /** Deepest field nesting an operation may have (introspection fields aside). */
+    maxDepth: number;
+    /** Highest estimated cost of an operation: one per field, times the page size under a connection. */
+    maxCost: number;
+    /** `key`: introspection needs an API key like every operation; `public`: it does not (development); `off`: disabled. */
+    introspection: 'key' | 'public' | 'off';
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiRateLimitPerMinute: number;
   countLockTtlMs: number;
@@ -165,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     adminToken: e.ADMIN_TOKEN,
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, introspection: e.GRAPHQL_INTROSPECTION },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,

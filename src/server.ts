@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app.js';
+import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
 import { openDatabase } from './database.js';
 import type { Logger } from './logger.js';
@@ -47,6 +48,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let dataSource: DataSource | undefined;
   let internalSandbox: InternalSandbox | undefined;
   let scheduler: Scheduler | undefined;
+  let graphql: GraphqlGateway | undefined;
   try {
     loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
@@ -67,6 +69,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     const services = createServices(dataSource, upstream, config);
     scheduler = await createScheduler(config, dataSource, services, logger);
+    graphql = await createGraphqlGateway({ config, services, logger });
+    const gateway = graphql;
     let shuttingDown = false;
     const db = dataSource;
     const jobs = scheduler;
@@ -77,6 +81,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       sandbox,
       isShuttingDown: () => shuttingDown,
       agenda: scheduler.agenda,
+      graphql,
       readiness: {
         check: async () => {
           if (shuttingDown || !db.isInitialized) return false;
@@ -88,11 +93,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const access = await prepareAccess(services.accounts, config, logger);
     await scheduler.start();
     handler = app;
+    gateway.listen(server);
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         shuttingDown = true;
+        await gateway.stop();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // Kept-alive connections turn idle as their last response ends; close them as they do.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -109,6 +116,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, close };
   } catch (error) {
     server.close();
+    await graphql?.stop().catch(() => undefined);
     await scheduler?.stop(0).catch(() => undefined);
     await internalSandbox?.close();
     await dataSource?.destroy().catch(() => undefined);

@@ -26,6 +26,17 @@ export interface SnapshotQuery {
   limit: number;
 }
 
+/** Days within inclusive bounds, from the newest or from the oldest end (GraphQL pages both ways). */
+export interface SnapshotRange {
+  from?: string;
+  to?: string;
+  limit: number;
+  order: 'newest' | 'oldest';
+}
+
+/** Told of every recorded day, after its transaction committed (GraphQL subscriptions). Must not throw. */
+export type SnapshotListener = (event: { usageBaseId: string; day: SnapshotDay }) => void;
+
 export interface SnapshotPage {
   baseId: string;
   days: SnapshotDay[];
@@ -43,6 +54,8 @@ interface SnapshotRow {
 
 /** The daily usage history of tracked bases. */
 export class SnapshotService {
+  private readonly listeners = new Set<SnapshotListener>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly bases: UsageBaseService,
@@ -72,6 +85,38 @@ export class SnapshotService {
     return { baseId: base.baseId, days, nextCursor };
   }
 
+  /** Days of a base already loaded (and access-checked) by the caller, in the order asked for; no paging cursor. */
+  async range(base: UsageBase, range: SnapshotRange): Promise<SnapshotDay[]> {
+    if (range.limit <= 0 || (range.from && range.to && range.from > range.to)) return [];
+    const qb = this.snapshotRows()
+      .where('usage_base_id = :id', { id: base.id })
+      .orderBy('date', range.order === 'newest' ? 'DESC' : 'ASC')
+      .limit(range.limit);
+    if (range.from) qb.andWhere('date >= :from', { from: range.from });
+    if (range.to) qb.andWhere('date <= :to', { to: range.to });
+    const rows: SnapshotRow[] = await qb.getRawMany();
+    return rows.map(toSnapshotDay);
+  }
+
+  /** The newest day of each of these bases, in one query; bases without a count are absent from the map. */
+  async latestOf(usageBaseIds: string[]): Promise<Map<string, SnapshotDay>> {
+    const latest = new Map<string, SnapshotDay>();
+    if (usageBaseIds.length === 0) return latest;
+    const rows: Array<SnapshotRow & { usage_base_id: string }> = await this.snapshotRows()
+      .addSelect('usage_base_id')
+      .where('usage_base_id IN (:...ids)', { ids: usageBaseIds })
+      .andWhere('date = (SELECT MAX(n.date) FROM usage_snapshot n WHERE n.usage_base_id = s.usage_base_id)')
+      .getRawMany();
+    for (const row of rows) latest.set(row.usage_base_id, toSnapshotDay(row));
+    return latest;
+  }
+
+  /** Subscribes to recorded days; returns the unsubscribe function. */
+  onRecorded(listener: SnapshotListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Writes a day's per-table counts and totals in one transaction, replacing an earlier count of that day. */
   async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date): Promise<SnapshotDay> {
     const totals = sumTables(tables);
@@ -83,7 +128,16 @@ export class SnapshotService {
       const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt };
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
     });
-    return { date, totals, tablesJson };
+    const day = { date, totals, tablesJson };
+    for (const listener of this.listeners) listener({ usageBaseId, day });
+    return day;
+  }
+
+  private snapshotRows() {
+    return this.dataSource
+      .createQueryBuilder()
+      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json'])
+      .from(UsageSnapshot, 's');
   }
 }
 

@@ -1,0 +1,43 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { ERROR_STATUS, isAppError } from '../errors.js';
+import { safeError, type Logger } from '../logger.js';
+
+/** Apollo's codes for requests that could not be run as sent: the caller's mistake, `invalid_request` like REST's 400. */
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+/**
+ * The one place GraphQL errors are shaped: an AppError keeps its message and CONTRACT code in `extensions.code`,
+ * request errors become `invalid_request`, anything else is logged (kind and message, no stack) and answered as
+ * `internal` without details.
+ */
+export function createErrorFormatter(logger: Logger): ErrorFormatter {
+  return (formatted, error) => {
+    const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+    const original = unwrapResolverError(error);
+    if (isAppError(original)) {
+      if (original.logContext) logger.warn({ ...original.logContext, code: original.code }, original.message);
+      return { message: original.message, ...where, extensions: { code: original.code } };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)) return { message: formatted.message, ...where, extensions: { code } };
+    if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
+      return { message: formatted.message, ...where, extensions: { code: 'invalid_request' } };
+    }
+    logger.error({ err: safeError(original), path: formatted.path }, 'GraphQL operation failed');
+    return { message: 'Internal server error', ...where, extensions: { code: 'internal' } };
+  };
+}
+
+/** The same shaping for errors produced outside Apollo (graphql-ws). */
+export const formatWith = (format: ErrorFormatter) => (error: GraphQLError) => format(error.toJSON(), error);

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createContext, type GraphqlContext } from '../resolvers/context.js';
+import { EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
+import type { Services } from '../services.js';
+import { requireApiKey } from './auth.js';
+import { createErrorFormatter } from './errors.js';
+import { createIdeRouter } from './ide.js';
+import { limitsPlugin } from './limits.js';
+import { buildGraphqlSchema } from './schema.js';
+import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
+
+export interface GraphqlGateway {
+  /** /graphql (Apollo; Sandbox for a browser) and the offline IDE; mount after the app's JSON parser and `authenticate`. */
+  router: Router;
+  schema: GraphQLSchema;
+  /** Serves subscriptions (graphql-ws) on the HTTP server's port. */
+  listen(server: Server): void;
+  stop(): Promise<void>;
+}
+
+interface GatewayDeps {
+  config: Config;
+  services: Services;
+  logger: Logger;
+}
+
+/** GraphQL over the same services as REST (CONTRACT §6). */
+export async function createGraphqlGateway({ config, services, logger }: GatewayDeps): Promise<GraphqlGateway> {
+  const events = new EventHub();
+  const stopFeeding = services.snapshots.onRecorded((event) => events.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
+  const schema = await buildGraphqlSchema(events);
+  const format = createErrorFormatter(logger);
+  const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
+  const apollo = new ApolloServer<GraphqlContext>({
+    schema,
+    introspection: config.graphql.introspection !== 'off',
+    includeStacktraceInErrorResponses: false,
+    formatError: format,
+    logger: logger.child({ component: 'graphql' }),
+    plugins: [limitsPlugin(limits), ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+  });
+  await apollo.start();
+
+  const router = Router();
+  router.use(createIdeRouter());
+  router.all(
+    '/graphql',
+    requireApiKey(config.graphql.introspection),
+    bodyForApollo,
+    expressMiddleware(apollo, { context: async ({ res }) => createContext(services, events, res.locals.account) }),
+  );
+
+  let subscriptions: SubscriptionServer | undefined;
+  return {
+    router,
+    schema,
+    listen: (server) => {
+      subscriptions = serveSubscriptions(server, { schema, services, events, limits, format });
+    },
+    stop: async () => {
+      stopFeeding();
+      await subscriptions?.close();
+      await apollo.stop();
+    },
+  };
+}
+
+/** Express 5 leaves req.body unset when nothing was parsed (a GET); Apollo insists on the property, if empty. */
+function bodyForApollo(req: Request, _res: Response, next: NextFunction) {
+  req.body ??= undefined;
+  next();
+}

@@ -1,0 +1,99 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+
+export interface OperationLimits {
+  maxDepth: number;
+  maxCost: number;
+}
+
+export interface OperationToCheck {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  variables?: Record<string, unknown>;
+  operationName?: string | null;
+}
+
+/** Introspection is the IDEs' own business: it is neither deep nor costly in the sense these limits guard. */
+const skipIntrospection: ComplexityEstimator = ({ field }) => (field.name.startsWith('__') ? 0 : undefined);
+
+/**
+ * Depth and cost of an operation, checked before it runs. Cost is one per field, and a connection's selection counts
+ * once per item it may return (`first`/`last`, else its default page size), so nested pages multiply.
+ */
+export function checkLimits({ schema, document, variables, operationName }: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
+  const operation = selectOperation(document, operationName);
+  if (!operation) return undefined;
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const depth = depthOf(operation.selectionSet, fragments, new Set());
+  if (depth > limits.maxDepth) return limitError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`);
+  let cost: number;
+  try {
+    cost = getComplexity({
+      schema,
+      query: document,
+      variables: variables ?? {},
+      operationName: operationName ?? undefined,
+      estimators: [skipIntrospection, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch {
+    return undefined; // Bad variables: execution reports them.
+  }
+  if (cost > limits.maxCost) return limitError(`Query cost ${cost} exceeds the limit of ${limits.maxCost}`);
+  return undefined;
+}
+
+/** Apollo plugin: rejects an operation over the limits once it is parsed and validated, before execution. */
+export function limitsPlugin(limits: OperationLimits): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, request, operationName }) {
+          const error = checkLimits({ schema, document, variables: request.variables, operationName }, limits);
+          if (error) throw error;
+        },
+      };
+    },
+  };
+}
+
+function selectOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  return operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+}
+
+function depthOf(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>): number {
+  let deepest = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value.startsWith('__')) continue;
+      const below = selection.selectionSet ? depthOf(selection.selectionSet, fragments, visiting) : 0;
+      deepest = Math.max(deepest, 1 + below);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, visiting));
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      visiting.add(name);
+      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, visiting));
+      visiting.delete(name);
+    }
+  }
+  return deepest;
+}
+
+const limitError = (message: string) =>
+  new GraphQLError(message, { extensions: { code: 'invalid_request', http: { status: 400 } } });

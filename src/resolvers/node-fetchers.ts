@@ -1,0 +1,52 @@
+import { isValidDay } from '../services/calendar.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { fromGlobalId } from './relay/global-id.js';
+import type { Node } from './types/node.type.js';
+import { toAccountType } from './types/account.type.js';
+import { toAirtableBaseType, toAirtableTableType } from './types/airtable.type.js';
+import { toSnapshotDayType } from './types/snapshot.type.js';
+import { toUsageBaseType } from './types/usage-base.type.js';
+
+type NodeFetcher = (context: GraphqlContext, parts: string[]) => Promise<Node | null>;
+
+/**
+ * How each node type is found again from the parts of its global id. Every fetcher answers null for what is missing
+ * or belongs to another account, so node() cannot tell the two apart. New node types add a line here.
+ */
+const fetchers: Record<string, NodeFetcher> = {
+  Account: async (context, [id]) => {
+    const account = requireAccount(context);
+    return id === account.id ? toAccountType(account) : null;
+  },
+  UsageBase: async (context, [id]) => {
+    const base = await context.loaders.usageBase.load(id);
+    return base && toUsageBaseType(base);
+  },
+  SnapshotDay: async (context, [usageBaseId, date]) => {
+    if (!date || !isValidDay(date)) return null;
+    const base = await context.loaders.usageBase.load(usageBaseId);
+    if (!base) return null;
+    const [day] = await context.services.snapshots.range(base, { from: date, to: date, limit: 1, order: 'newest' });
+    return day ? toSnapshotDayType(base.id, day) : null;
+  },
+  AirtableBase: async (context, [baseId]) => {
+    const base = (await context.loaders.airtableBases()).find((b) => b.id === baseId);
+    return base ? toAirtableBaseType(base) : null;
+  },
+  AirtableTable: async (context, [baseId, tableId]) => {
+    const table = (await context.loaders.airtableTables.load(baseId))?.find((t) => t.id === tableId);
+    return table ? toAirtableTableType(baseId, table) : null;
+  },
+  AirtableField: async (context, [baseId, tableId, fieldId]) => {
+    const table = (await context.loaders.airtableTables.load(baseId))?.find((t) => t.id === tableId);
+    return table ? (toAirtableTableType(baseId, table).fields.find((f) => f.restId === fieldId) ?? null) : null;
+  },
+};
+
+/** The object behind a global id, or null (unknown type, malformed, missing, or another account's). */
+export async function fetchNode(context: GraphqlContext, id: string): Promise<Node | null> {
+  requireAccount(context);
+  const decoded = fromGlobalId(id);
+  const fetcher = decoded && Object.hasOwn(fetchers, decoded.type) ? fetchers[decoded.type] : undefined;
+  return fetcher ? fetcher(context, decoded!.parts) : null;
+}

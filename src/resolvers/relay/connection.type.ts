@@ -1,0 +1,62 @@
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { MAX_PAGE_SIZE } from './paginate.js';
+
+@ObjectType('PageInfo', { description: 'Relay Cursor Connections page information' })
+export class PageInfoType {
+  @Field(() => Boolean)
+  hasNextPage: boolean;
+
+  @Field(() => Boolean)
+  hasPreviousPage: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor: string | null;
+}
+
+/** first/after pages forward, last/before backward; not both first and last; at most 100. */
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE})` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Only items after this cursor' })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: `Items from the end of the window (0–${MAX_PAGE_SIZE})` })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Only items before this cursor' })
+  before?: string | null;
+}
+
+/**
+ * `XConnection` and `XEdge` object types for a node type. Each call makes new classes with their own GraphQL
+ * names (type-graphql 2 has no abstract generic types), so monitoring configs, changes and webhooks reuse it.
+ */
+export function connectionType<T extends object>(name: string, node: ClassType<T>) {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field(() => String, { description: 'Opaque cursor of this edge' })
+    cursor: string;
+
+    @Field(() => node)
+    node: T;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class Connection {
+    @Field(() => [Edge])
+    edges: Edge[];
+
+    @Field(() => [node], { description: 'The nodes of `edges`, for clients that need no cursors' })
+    nodes: T[];
+
+    @Field(() => PageInfoType)
+    pageInfo: PageInfoType;
+  }
+
+  return Connection;
+}

@@ -1,0 +1,71 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { usageRoutes } from '../rest/usage.spec.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { toGlobalId } from './relay/global-id.js';
+import { requireUsageBase } from './usage-base.resolver.js';
+import {
+  CreateUsageBaseInput,
+  CreateUsageBasePayload,
+  DeleteUsageBaseInput,
+  DeleteUsageBasePayload,
+  RunUsageCountInput,
+  RunUsageCountPayload,
+  UpdateUsageBaseInput,
+  UpdateUsageBasePayload,
+} from './usage-base.inputs.js';
+import { parseInput } from './validate-input.js';
+import { RunStatus } from './types/run-result.type.js';
+import { toSnapshotDayType } from './types/snapshot.type.js';
+import { toUsageBaseType } from './types/usage-base.type.js';
+
+// Both routes declare a body; the REST router validates with the same schemas.
+const createBody = usageRoutes.create.body!;
+const updateBody = usageRoutes.update.body!;
+
+/** The REST writes of usage bases, with the same body schemas and error codes. */
+@Resolver()
+export class UsageBaseMutations {
+  @Mutation(() => CreateUsageBasePayload, { description: 'Track an upstream base (REST POST /usage/bases)' })
+  async createUsageBase(@Arg('input', () => CreateUsageBaseInput) input: CreateUsageBaseInput, @Ctx() context: GraphqlContext) {
+    const account = requireAccount(context);
+    const { baseId, baseName, scheduledHour, timezone } = input;
+    const body = parseInput(createBody, { baseId, baseName, scheduledHour, timezone });
+    const base = await context.services.usageBases.create(account.id, body);
+    return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
+  }
+
+  @Mutation(() => UpdateUsageBasePayload, { description: 'Change name, hour or zone (REST PATCH /usage/bases/{id})' })
+  async updateUsageBase(@Arg('input', () => UpdateUsageBaseInput) input: UpdateUsageBaseInput, @Ctx() context: GraphqlContext) {
+    const account = requireAccount(context);
+    const { baseName, scheduledHour, timezone } = input;
+    const body = parseInput(updateBody, { baseName, scheduledHour, timezone });
+    const { id } = await requireUsageBase(context, input.id);
+    const base = await context.services.usageBases.update(account.id, id, body);
+    return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
+  }
+
+  @Mutation(() => DeleteUsageBasePayload, { description: 'Stop tracking a base; its snapshots go (REST DELETE /usage/bases/{id})' })
+  async deleteUsageBase(@Arg('input', () => DeleteUsageBaseInput) input: DeleteUsageBaseInput, @Ctx() context: GraphqlContext) {
+    const account = requireAccount(context);
+    const { id } = await requireUsageBase(context, input.id);
+    await context.services.usageBases.remove(account.id, id);
+    context.loaders.usageBase.clear(id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedUsageBaseId: toGlobalId('UsageBase', id) };
+  }
+
+  @Mutation(() => RunUsageCountPayload, { description: 'Count every table now (REST POST /usage/bases/{id}/run)' })
+  async runUsageCount(@Arg('input', () => RunUsageCountInput) input: RunUsageCountInput, @Ctx() context: GraphqlContext) {
+    const account = requireAccount(context);
+    const base = await requireUsageBase(context, input.id);
+    const result = await context.services.usageCounts.count(account.id, base.id);
+    const date = result.snapshotDate;
+    const [day] = await context.services.snapshots.range(base, { from: date, to: date, limit: 1, order: 'newest' });
+    context.loaders.latestSnapshot.clear(base.id);
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      runResult: { ...result, status: RunStatus.success },
+      usageBase: toUsageBaseType(base),
+      snapshot: day ? toSnapshotDayType(base.id, day) : null,
+    };
+  }
+}

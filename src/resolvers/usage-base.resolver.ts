@@ -1,0 +1,89 @@
+import { LocalDateResolver } from 'graphql-scalars';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { z } from 'zod';
+import { invalidRequest, notFound } from '../errors.js';
+import { isValidDay } from '../services/calendar.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { compareTuples, arraySource } from './relay/array-source.js';
+import { ConnectionArgs } from './relay/connection.type.js';
+import { connectionCost } from './relay/cost.js';
+import { cursorCodec } from './relay/cursor.js';
+import { restIdOf } from './relay/global-id.js';
+import { paginate } from './relay/paginate.js';
+import { snapshotSource } from './snapshot-source.js';
+import { SnapshotDayConnection, UsageBaseConnection } from './types/connections.js';
+import { ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js';
+import { SnapshotDayType, toSnapshotDayType } from './types/snapshot.type.js';
+import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
+
+/** Default page sizes: REST's snapshot default (30 days), and 50 for lists. */
+const SNAPSHOT_PAGE = 30;
+const LIST_PAGE = 50;
+
+@ArgsType()
+class SnapshotConnectionArgs extends ConnectionArgs {
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Oldest day included' })
+  from?: string | null;
+
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Newest day included' })
+  to?: string | null;
+}
+
+const Day = z.string().refine(isValidDay);
+
+@Resolver(() => UsageBaseType)
+export class UsageBaseResolver {
+  @Query(() => UsageBaseConnection, { description: 'The caller’s tracked bases, oldest first', complexity: connectionCost(LIST_PAGE) })
+  async usageBases(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() context: GraphqlContext): Promise<UsageBaseConnection> {
+    const account = requireAccount(context);
+    const bases = (await context.services.usageBases.list(account.id)).map(toUsageBaseType);
+    for (const base of bases) context.loaders.usageBase.prime(base.restId, base.entity);
+    const source = arraySource(bases, (base) => [base.createdAt.toISOString(), base.restId], compareTuples);
+    return paginate(args, source, cursorCodec('usage-bases', account.id, z.tuple([z.string(), z.string()])), LIST_PAGE);
+  }
+
+  @Query(() => UsageBaseType, { nullable: true, description: 'A tracked base by global id or REST id; not_found when missing' })
+  async usageBase(@Arg('id', () => ID) id: string, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
+    return toUsageBaseType(await requireUsageBase(context, id));
+  }
+
+  @FieldResolver(() => SnapshotDayType, { nullable: true, description: 'The newest counted day; null before the first count' })
+  async latestSnapshot(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<SnapshotDayType | null> {
+    const day = await context.loaders.latestSnapshot.load(base.restId);
+    return day && toSnapshotDayType(base.restId, day);
+  }
+
+  @FieldResolver(() => SnapshotDayConnection, {
+    description: 'Counted days, newest first (REST order); days without a count are absent',
+    complexity: connectionCost(SNAPSHOT_PAGE),
+  })
+  async snapshots(
+    @Root() base: UsageBaseType,
+    @Args(() => SnapshotConnectionArgs) args: SnapshotConnectionArgs,
+    @Ctx() context: GraphqlContext,
+  ): Promise<SnapshotDayConnection> {
+    const bounds = { from: args.from ?? undefined, to: args.to ?? undefined };
+    if (bounds.from && bounds.to && bounds.from > bounds.to) throw invalidRequest('from must not be after to');
+    const source = snapshotSource(context.services.snapshots, base.entity, bounds);
+    return paginate(args, source, cursorCodec('snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
+  }
+
+  @FieldResolver(() => UsageScheduleType, { description: 'Next and last scheduled count' })
+  async schedule(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageScheduleType> {
+    const { nextRunAt, lastRun } = await context.services.usageSchedule.schedule(requireAccount(context).id, base.restId);
+    return {
+      nextRunAt,
+      lastRun: lastRun && { ...lastRun, status: lastRun.status as ScheduledRunStatus, error: lastRun.error ?? null },
+    };
+  }
+}
+
+/** The caller's usage base for an id argument (global or REST id); `not_found` otherwise. */
+export async function requireUsageBase(context: GraphqlContext, id: string) {
+  const account = requireAccount(context);
+  const restId = restIdOf(id, 'UsageBase');
+  if (restId === undefined) throw notFound('Usage base');
+  const base = await context.loaders.usageBase.load(restId);
+  if (!base || base.accountId !== account.id) throw notFound('Usage base');
+  return base;
+}

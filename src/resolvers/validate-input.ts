@@ -1,0 +1,13 @@
+import type { ZodType, z } from 'zod';
+import { invalidRequest } from '../errors.js';
+
+/**
+ * Checks a mutation input with the schema of the matching REST body, so both answer the same values with the same
+ * `invalid_request`. Fields left out or given as null count as not sent (GraphQL has no optional non-null input).
+ */
+export function parseInput<S extends ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
+  const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null));
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw invalidRequest(parsed.error.issues.map((issue) => `${['input', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '));
+}
