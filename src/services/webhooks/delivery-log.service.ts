@@ -1,0 +1,110 @@
+import { In, LessThan, type DataSource } from 'typeorm';
+import { WebhookDelivery, WebhookDeliveryAttempt, type WebhookDeliveryStatus } from '../../entities/index.js';
+import { notFound } from '../../errors.js';
+import type { DeliveryCursorCodec } from './delivery-cursor.js';
+import type { WebhookEventBody } from './event-body.js';
+import type { WebhookService } from './webhook.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface DeliveryAttemptView {
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  status: WebhookDeliveryStatus;
+  eventType: string;
+  changeCount: number;
+  /** Null unless pending. */
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  payload: WebhookEventBody;
+  attempts: DeliveryAttemptView[];
+}
+
+export interface DeliveryPage {
+  deliveries: DeliveryView[];
+  nextCursor?: string;
+}
+
+export interface ListDeliveriesQuery {
+  limit: number;
+  cursor?: string;
+  status?: WebhookDeliveryStatus;
+}
+
+/** The delivery log of a webhook (newest first, with every attempt) and the manual retry of one delivery. */
+export class DeliveryLogService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookService,
+    private readonly cursors: DeliveryCursorCodec,
+    private readonly wake: () => void,
+  ) {}
+
+  /** Readable for deactivated webhooks too: the log tells why they stopped. */
+  async list(accountId: string, webhookId: string, query: ListDeliveriesQuery): Promise<DeliveryPage> {
+    const webhook = await this.webhooks.get(accountId, webhookId);
+    const before = query.cursor === undefined ? undefined : this.cursors.decode(webhook.id, query.cursor);
+    const rows = await this.dataSource.getRepository(WebhookDelivery).find({
+      where: {
+        webhookId: webhook.id,
+        ...(before === undefined ? {} : { seq: LessThan(before) }),
+        ...(query.status ? { status: query.status } : {}),
+      },
+      order: { seq: 'DESC' },
+      take: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const deliveries = await this.withAttempts(page);
+    const last = page[page.length - 1];
+    return rows.length > query.limit && last ? { deliveries, nextCursor: this.cursors.encode(webhook.id, last.seq) } : { deliveries };
+  }
+
+  /**
+   * Sends a delivery again, whatever its state, with a fresh retry schedule and the same `webhook-id` (so a
+   * receiver that got it already can tell). Only for active webhooks.
+   */
+  async retry(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.webhooks.getActive(accountId, webhookId);
+    const repository = this.dataSource.getRepository(WebhookDelivery);
+    const delivery = UUID.test(deliveryId) ? await repository.findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    if (!delivery) throw notFound('Delivery');
+    const now = new Date();
+    await repository.update({ seq: delivery.seq }, { status: 'pending', retryStep: 0, nextAttemptAt: now, updatedAt: now });
+    this.wake();
+    const [view] = await this.withAttempts([(await repository.findOneBy({ seq: delivery.seq }))!]);
+    return view!;
+  }
+
+  private async withAttempts(rows: WebhookDelivery[]): Promise<DeliveryView[]> {
+    const attempts = rows.length
+      ? await this.dataSource.getRepository(WebhookDeliveryAttempt).find({
+          where: { deliverySeq: In(rows.map((r) => r.seq)) },
+          order: { id: 'ASC' },
+        })
+      : [];
+    const bySeq = new Map<number, DeliveryAttemptView[]>();
+    for (const a of attempts) {
+      const list = bySeq.get(a.deliverySeq) ?? [];
+      list.push({ attemptedAt: a.attemptedAt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error });
+      bySeq.set(a.deliverySeq, list);
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      eventType: row.eventType,
+      changeCount: row.changeCount,
+      nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      payload: JSON.parse(row.body) as WebhookEventBody,
+      attempts: bySeq.get(row.seq) ?? [],
+    }));
+  }
+}

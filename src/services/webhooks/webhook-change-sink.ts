@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { Webhook, WebhookDelivery } from '../../entities/index.js';
+import type { ChangeEvent, ChangeEventType, WatchedBase } from '../audit/change-event.js';
+import type { ChangeSink } from '../audit/change-pipeline.js';
+import { coalesce, eventBodyOf, type WebhookEventBody } from './event-body.js';
+import { firesOn, lineOf } from './webhook-rules.js';
+
+export interface CoalescingOptions {
+  /** An update merges into the pending one of its record while no update came for this long … */
+  windowMs: number;
+  /** … and for at most this long after the first. */
+  maxWaitMs: number;
+}
+
+/** A delivery being built in this batch: new, or a pending one of an earlier batch taken over for coalescing. */
+interface Draft {
+  row: WebhookDelivery;
+  body: WebhookEventBody;
+  stored: boolean;
+}
+
+const INSERT_CHUNK = 100;
+
+/**
+ * The webhook side of ingestion: inside the ingestion transaction, one delivery per change and matching active
+ * webhook, so deliveries commit (or roll back) with the audit entries and the payload cursor. Record updates of
+ * a coalescing webhook merge into the record's delivery still waiting out its window.
+ */
+export class WebhookChangeSink implements ChangeSink {
+  constructor(
+    private readonly coalescing: CoalescingOptions,
+    private readonly wake: () => void,
+  ) {}
+
+  async accept(manager: EntityManager, base: WatchedBase, changes: ChangeEvent[]): Promise<void> {
+    if (!changes.length) return;
+    const webhooks = await manager.findBy(Webhook, { accountId: base.accountId, baseId: base.baseId, active: true });
+    if (!webhooks.length) return;
+    const now = new Date();
+    const drafts: Draft[] = [];
+    const openByLine = new Map<string, Draft | null>();
+    for (const change of changes) {
+      for (const webhook of webhooks) {
+        if (!firesOn({ event: webhook.event as ChangeEventType, tableId: webhook.tableId, columnId: webhook.columnId }, change)) {
+          continue;
+        }
+        const coalescing = webhook.coalesceUpdates && change.eventType === 'record_update';
+        if (coalescing) {
+          const key = `${webhook.id}:${lineOf(change)}`;
+          if (!openByLine.has(key)) {
+            const taken = await this.takeOver(manager, webhook.id, lineOf(change), now);
+            if (taken) drafts.push(taken);
+            openByLine.set(key, taken);
+          }
+          const open = openByLine.get(key);
+          if (open) {
+            this.merge(open, change, now);
+            continue;
+          }
+          const draft = this.draft(webhook, base, change, now, true);
+          openByLine.set(key, draft);
+          drafts.push(draft);
+        } else {
+          drafts.push(this.draft(webhook, base, change, now, false));
+        }
+      }
+    }
+    await this.save(manager, drafts);
+  }
+
+  committed(): void {
+    this.wake();
+  }
+
+  private draft(webhook: Webhook, base: WatchedBase, change: ChangeEvent, now: Date, coalescing: boolean): Draft {
+    const id = randomUUID();
+    const body = eventBodyOf(id, webhook.id, base.baseId, change);
+    const row = Object.assign(new WebhookDelivery(), {
+      id,
+      webhookId: webhook.id,
+      recordKey: lineOf(change),
+      eventType: change.eventType,
+      body: '',
+      changeCount: 1,
+      status: 'pending',
+      attempts: 0,
+      retryStep: 0,
+      nextAttemptAt: coalescing ? new Date(now.getTime() + this.coalescing.windowMs) : now,
+      coalesceUntil: coalescing ? new Date(now.getTime() + this.coalescing.maxWaitMs) : null,
+      leaseToken: null,
+      leaseUntil: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { row, body, stored: false };
+  }
+
+  private merge(draft: Draft, change: ChangeEvent, now: Date): void {
+    draft.body = coalesce(draft.body, change);
+    draft.row.changeCount = draft.body.data.changeCount;
+    draft.row.updatedAt = now;
+    const windowEnd = now.getTime() + this.coalescing.windowMs;
+    draft.row.nextAttemptAt = new Date(Math.min(windowEnd, draft.row.coalesceUntil!.getTime()));
+  }
+
+  /**
+   * The newest pending delivery of the record's line, if it is still open for merging: never attempted, not in
+   * flight, within its maximum wait. The conditional update claims it for this transaction, so a sender cannot
+   * lease it until the merged body is committed (and a delivery already leased is left alone).
+   */
+  private async takeOver(manager: EntityManager, webhookId: string, recordKey: string, now: Date): Promise<Draft | null> {
+    const newest = await manager.findOne(WebhookDelivery, {
+      where: { webhookId, recordKey, status: 'pending' },
+      order: { seq: 'DESC' },
+    });
+    if (!newest || newest.attempts > 0 || !newest.coalesceUntil || newest.coalesceUntil <= now) return null;
+    const at = now.toISOString();
+    const claimed = await manager
+      .createQueryBuilder()
+      .update(WebhookDelivery)
+      .set({ updatedAt: now })
+      .where(`seq = :seq AND status = 'pending' AND attempts = 0`, { seq: newest.seq })
+      .andWhere('(lease_until IS NULL OR lease_until <= :at)', { at })
+      .execute();
+    if (claimed.affected !== 1) return null;
+    return { row: newest, body: JSON.parse(newest.body) as WebhookEventBody, stored: true };
+  }
+
+  private async save(manager: EntityManager, drafts: Draft[]): Promise<void> {
+    for (const draft of drafts) draft.row.body = JSON.stringify(draft.body);
+    const fresh = drafts.filter((d) => !d.stored).map((d) => d.row);
+    for (let i = 0; i < fresh.length; i += INSERT_CHUNK) await manager.insert(WebhookDelivery, fresh.slice(i, i + INSERT_CHUNK));
+    for (const { row } of drafts.filter((d) => d.stored)) {
+      await manager.update(
+        WebhookDelivery,
+        { seq: row.seq },
+        { body: row.body, changeCount: row.changeCount, nextAttemptAt: row.nextAttemptAt, updatedAt: row.updatedAt },
+      );
+    }
+  }
+}

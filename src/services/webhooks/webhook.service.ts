@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { Webhook, WebhookDelivery, type WebhookDeactivationReason } from '../../entities/index.js';
+import { AppError, invalidRequest, notFound } from '../../errors.js';
+import { safeError, type Logger } from '../../logger.js';
+import type { UpstreamTable } from '../../upstream/types.js';
+import type { WatchedBase } from '../audit/change-event.js';
+import type { WatchDemand } from '../audit/change-pipeline.js';
+import type { SecretBox } from '../secret-box.js';
+import { createSigningSecret } from './signature.js';
+import { UnsafeWebhookUrl, type WebhookUrlGuard } from './url-guard.js';
+import { targetOf, type WebhookTarget } from './webhook-rules.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** How long the secret before a rotation keeps signing, as a second signature. */
+export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
+
+export interface CreateWebhookInput {
+  baseId: string;
+  event: string;
+  tableId?: string;
+  columnId?: string | null;
+  webhookUrl: string;
+  coalesceUpdates?: boolean;
+}
+
+/** The upstream watch of (account, base) exists while some demand needs it (UpstreamWatchService). */
+export interface BaseWatches {
+  ensure(base: WatchedBase): Promise<unknown>;
+  release(base: WatchedBase): Promise<void>;
+}
+
+export interface TableLookup {
+  listTables(baseId: string): Promise<UpstreamTable[]>;
+}
+
+/**
+ * Forwarding webhooks of an account: create (checked target, guarded URL, a base the upstream has), list the
+ * active ones, delete (deactivate), rotate the signing secret. Also the demand that keeps their bases watched.
+ */
+export class WebhookService implements WatchDemand {
+  private readonly repository: Repository<Webhook>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly guard: WebhookUrlGuard,
+    private readonly secrets: SecretBox,
+    private readonly tables: TableLookup,
+    private readonly watches: BaseWatches,
+    private readonly logger: Logger,
+  ) {
+    this.repository = dataSource.getRepository(Webhook);
+  }
+
+  /** Active webhooks of the account, oldest first; only those of one upstream base when `baseId` is given. */
+  list(accountId: string, baseId?: string): Promise<Webhook[]> {
+    return this.repository.find({
+      where: { accountId, active: true, ...(baseId === undefined ? {} : { baseId }) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** A webhook of the account, active or not (its delivery log outlives it). */
+  async get(accountId: string, id: string): Promise<Webhook> {
+    const webhook = UUID.test(id) ? await this.repository.findOneBy({ id, accountId }) : null;
+    if (!webhook) throw notFound('Webhook');
+    return webhook;
+  }
+
+  /** An active webhook of the account: a deleted or deactivated one can no longer be changed. */
+  async getActive(accountId: string, id: string): Promise<Webhook> {
+    const webhook = await this.get(accountId, id);
+    if (!webhook.active) throw notFound('Webhook');
+    return webhook;
+  }
+
+  async create(accountId: string, input: CreateWebhookInput): Promise<{ webhook: Webhook; secret: string }> {
+    const target = targetOf(input);
+    try {
+      await this.guard.check(input.webhookUrl);
+    } catch (error) {
+      if (error instanceof UnsafeWebhookUrl) throw invalidRequest(`webhookUrl ${error.message}`);
+      throw error;
+    }
+    await this.checkUpstreamTarget(input.baseId, target);
+    const secret = createSigningSecret();
+    const now = new Date();
+    const webhook = Object.assign(new Webhook(), {
+      id: randomUUID(),
+      accountId,
+      baseId: input.baseId,
+      ...target,
+      webhookUrl: input.webhookUrl,
+      coalesceUpdates: input.coalesceUpdates ?? false,
+      secret: this.secrets.seal(secret),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      active: true,
+      deactivatedAt: null,
+      deactivationReason: null,
+      failingSince: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repository.insert(webhook);
+    try {
+      await this.watches.ensure({ accountId, baseId: webhook.baseId });
+    } catch (error) {
+      // Without an upstream watch the webhook would never fire: take it back and report the upstream failure.
+      await this.repository.delete({ id: webhook.id });
+      throw error;
+    }
+    return { webhook, secret };
+  }
+
+  /** DELETE: the webhook stops being active; its pending deliveries are dropped, its delivery log is kept. */
+  async remove(accountId: string, id: string): Promise<void> {
+    await this.deactivate(await this.getActive(accountId, id), 'deleted');
+  }
+
+  /** A new secret; the old one keeps signing, as a second signature, for 24 hours. */
+  async rotateSecret(accountId: string, id: string): Promise<string> {
+    const webhook = await this.getActive(accountId, id);
+    const secret = createSigningSecret();
+    const now = new Date();
+    await this.repository.update(
+      { id: webhook.id },
+      {
+        secret: this.secrets.seal(secret),
+        previousSecret: webhook.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
+        updatedAt: now,
+      },
+    );
+    return secret;
+  }
+
+  /** The plain secrets that sign a delivery now: the current one, then the previous one while it lives. */
+  signingSecrets(webhook: Webhook, now = new Date()): string[] {
+    const secrets = [this.secrets.open(webhook.secret)];
+    if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) {
+      secrets.push(this.secrets.open(webhook.previousSecret));
+    }
+    return secrets;
+  }
+
+  /** Ends a webhook (deleted, 410 Gone, failing too long): not active, pending deliveries failed, base released. */
+  async deactivate(webhook: Webhook, reason: WebhookDeactivationReason): Promise<void> {
+    const now = new Date();
+    const changed = await this.dataSource.transaction(async (manager) => {
+      const result = await manager.update(
+        Webhook,
+        { id: webhook.id, active: true },
+        { active: false, deactivatedAt: now, deactivationReason: reason, updatedAt: now },
+      );
+      if (result.affected !== 1) return false;
+      await manager.update(
+        WebhookDelivery,
+        { webhookId: webhook.id, status: 'pending' },
+        { status: 'failed', leaseToken: null, leaseUntil: null, updatedAt: now },
+      );
+      return true;
+    });
+    if (!changed) return;
+    this.logger.info({ webhookId: webhook.id, reason }, 'webhook deactivated');
+    try {
+      await this.watches.release({ accountId: webhook.accountId, baseId: webhook.baseId });
+    } catch (error) {
+      this.logger.warn({ err: safeError(error), baseId: webhook.baseId }, 'could not release the upstream watch');
+    }
+  }
+
+  // WatchDemand: a base is watched while the account has an active webhook on it.
+  needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {
+    return manager.existsBy(Webhook, { accountId: base.accountId, baseId: base.baseId, active: true });
+  }
+
+  async all(manager: EntityManager): Promise<WatchedBase[]> {
+    return manager
+      .createQueryBuilder(Webhook, 'w')
+      .select('w.account_id', 'accountId')
+      .addSelect('w.base_id', 'baseId')
+      .where('w.active = :active', { active: true })
+      .groupBy('w.account_id')
+      .addGroupBy('w.base_id')
+      .getRawMany<WatchedBase>();
+  }
+
+  /** The base must exist upstream (else 400); so must the table and the column the webhook names. */
+  private async checkUpstreamTarget(baseId: string, target: WebhookTarget): Promise<void> {
+    let tables: UpstreamTable[];
+    try {
+      tables = await this.tables.listTables(baseId);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') {
+        throw invalidRequest(`The upstream account has no base ${baseId}`);
+      }
+      throw error;
+    }
+    if (target.tableId === '') return;
+    const table = tables.find((t) => t.id === target.tableId);
+    if (!table) throw invalidRequest(`Base ${baseId} has no table ${target.tableId}`);
+    if (target.columnId !== null && !table.fields.some((f) => f.id === target.columnId)) {
+      throw invalidRequest(`Table ${target.tableId} has no field ${target.columnId}`);
+    }
+  }
+}
