@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const singleGraphql: Plugin = {
   name: 'single-graphql',
   enforce: 'pre',
-  resolveId: (id) => (id === 'graphql' || id.startsWith('graphql/') ? require.resolve(id) : null),
+  resolveId: (id) => (id === 'graphql' || id.startsWith('graphql/') ? require.resolve(id.replace(/\.mjs$/, '')) : null),
 };
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
@@ -8,7 +9,14 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import type * as QueryComplexity from 'graphql-query-complexity/cjs';
+
+// The package's ESM build imports graphql's .mjs files, a second copy of graphql beside the CommonJS one everything
+// else loads ("from another module or realm"); its CommonJS build, required as such, shares ours.
+const { fieldExtensionsEstimator, getComplexity, simpleEstimator } = createRequire(import.meta.url)(
+  'graphql-query-complexity/cjs',
+) as typeof QueryComplexity;
+type ComplexityEstimator = QueryComplexity.ComplexityEstimator;
 
 export interface OperationLimits {
   maxDepth: number;
@@ -48,8 +56,9 @@ export function checkLimits({ schema, document, variables, operationName }: Oper
       operationName: operationName ?? undefined,
       estimators: [skipIntrospection, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
     });
-  } catch {
-    return undefined; // Bad variables: execution reports them.
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined; // Bad variables: execution reports them.
+    throw error;
   }
   if (cost > limits.maxCost) return limitError(`Query cost ${cost} exceeds the limit of ${limits.maxCost}`);
   return undefined;

@@ -1,4 +1,4 @@
-import type { ComplexityEstimator } from 'graphql-query-complexity';
+import type { ComplexityEstimator } from 'graphql-query-complexity/cjs';
 
 /** Cost of a connection field: its selection once per item it may return (first/last, else the default page size). */
 export const connectionCost =

@@ -1,4 +1,3 @@
-import { UUIDResolver } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import type { AccountSummary } from '../../services/account.service.js';
 import { toGlobalId } from '../relay/global-id.js';
@@ -6,7 +5,7 @@ import { Node } from './node.type.js';
 
 @ObjectType('Account', { implements: Node, description: 'The account of the API key in use' })
 export class AccountType extends Node {
-  @Field(() => UUIDResolver, { description: 'The account id of the CLI and REST' })
+  @Field(() => String, { description: 'The account id of the CLI and REST (a UUID)' })
   restId: string;
 
   @Field(() => String)

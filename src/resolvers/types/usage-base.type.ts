@@ -1,4 +1,4 @@
-import { DateTimeResolver, TimeZoneResolver, UUIDResolver } from 'graphql-scalars';
+import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { UsageBase } from '../../entities/index.js';
 import { toGlobalId } from '../relay/global-id.js';
@@ -7,7 +7,7 @@ import { Node } from './node.type.js';
 /** A tracked base (REST `Usage base`); its snapshots, latest snapshot and schedule are resolved by UsageBaseResolver. */
 @ObjectType('UsageBase', { implements: Node, description: 'An upstream base tracked for daily usage counts' })
 export class UsageBaseType extends Node {
-  @Field(() => UUIDResolver, { description: 'The id of REST paths /usage/bases/{id}' })
+  @Field(() => String, { description: 'The id of REST paths /usage/bases/{id} (a UUID)' })
   restId: string;
 
   @Field(() => String, { description: 'Upstream base id' })
