@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { IsNull, type DataSource, type Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import { generateApiKey, hashApiKey, keyPrefix } from '../auth/api-key.js';
+import { CallerCache } from '../auth/caller-cache.js';
 import { Account, ApiKey } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
 
 export interface AccountSummary {
   id: string;
   name: string;
+}
+
+export interface Caller {
+  account: AccountSummary;
+  keyId: string;
 }
 
 export interface KeySummary {
@@ -21,6 +27,7 @@ export interface KeySummary {
 export class AccountService {
   private readonly accounts: Repository<Account>;
   private readonly keys: Repository<ApiKey>;
+  private readonly callers = new CallerCache<Caller>();
 
   constructor(private readonly dataSource: DataSource) {
     this.accounts = dataSource.getRepository(Account);
@@ -62,15 +69,17 @@ export class AccountService {
       row.revokedAt = new Date();
       await this.keys.save(row);
     }
+    this.callers.revoke(row.keyHash);
     return toKeySummary(row);
   }
 
-  /** The account holding this key and the key's id, or null for an unknown or revoked key. */
-  async authenticate(apiKey: string): Promise<{ account: AccountSummary; keyId: string } | null> {
-    const row = await this.keys.findOneBy({ keyHash: hashApiKey(apiKey), revokedAt: IsNull() });
-    if (!row) return null;
-    const account = await this.accounts.findOneBy({ id: row.accountId });
-    return account ? { account: { id: account.id, name: account.name }, keyId: row.id } : null;
+  /**
+   * The account holding this key and the key's id, or null for an unknown or revoked key. Runs on every request,
+   * so a key that authenticated is kept for a few seconds (see CallerCache for how revocations reach it).
+   */
+  async authenticate(apiKey: string): Promise<Caller | null> {
+    const keyHash = hashApiKey(apiKey);
+    return this.callers.getOrLoad(keyHash, () => this.findCaller(keyHash));
   }
 
   async list(): Promise<AccountSummary[]> {
@@ -93,6 +102,19 @@ export class AccountService {
       await manager.save(ApiKey, newKeyRow(account.id, apiKey));
       return { account: { id: account.id, name: account.name }, created: true, revoked: false };
     });
+  }
+
+  /** One indexed lookup (uq_api_key_hash) joined to the account. */
+  private async findCaller(keyHash: string): Promise<Caller | null> {
+    const row = await this.keys
+      .createQueryBuilder('apiKey')
+      .innerJoin(Account, 'account', 'account.id = apiKey.accountId')
+      .select('apiKey.id', 'keyId')
+      .addSelect('account.id', 'accountId')
+      .addSelect('account.name', 'accountName')
+      .where('apiKey.keyHash = :keyHash AND apiKey.revokedAt IS NULL', { keyHash })
+      .getRawOne<{ keyId: string; accountId: string; accountName: string }>();
+    return row ? { account: { id: row.accountId, name: row.accountName }, keyId: row.keyId } : null;
   }
 
   private async requireAccount(accountId: string): Promise<AccountSummary> {
