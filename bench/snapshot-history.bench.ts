@@ -5,7 +5,7 @@ import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { buildService, startBuiltService, stopService } from './support/built-service.js';
 import { send, sendExpecting } from './support/http.js';
-import { runLoad } from './support/load.js';
+import { defaultLoadGenerator, runLoad } from './support/load.js';
 import { count, ms, type ReportTable } from './support/markdown.js';
 import { median } from './support/percentiles.js';
 import { profileService } from './support/profile-service.js';
@@ -28,6 +28,8 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-snapshots-', async (dir) => {
     const databasePath = join(dir, 'history.sqlite');
     const apiKey = generateApiKey();
+    const generator = defaultLoadGenerator();
+    progress(`snapshots: load generator ${generator}${generator === 'wrk' ? '' : ' (install wrk for a lighter one: apt-get install wrk)'}`);
     const { history, phases, bodyBytes } = await seedAndTimeSteps(databasePath, apiKey);
     progress('snapshots: building the service (tsc -p tsconfig.build.json)');
     buildService();
@@ -86,6 +88,7 @@ async function measureScenarios(url: string, apiKey: string, usageBaseId: string
       connections: scenario.connections,
       serverPid,
       acceptEncoding: scenario.acceptEncoding,
+      generator: scenario.generator,
     });
     measured.push({ scenario, bodyBytes: bytes, load });
   }
@@ -96,14 +99,18 @@ async function scenariosFor(url: string, apiKey: string, usageBaseId: string): P
   const first = await sendExpecting<{ nextCursor?: string }>(200, `${url}${pagePath(usageBaseId, 365)}`, { apiKey });
   if (!first.nextCursor) throw new Error('The first page of 365 days has no nextCursor');
   const { connections } = LOAD;
+  const target: Scenario = {
+    name: 'limit=365, Accept-Encoding: gzip',
+    path: pagePath(usageBaseId, 365),
+    connections,
+    p99TargetMs: P99_TARGET_MS,
+    acceptEncoding: 'gzip',
+  };
+  // autocannon needs a core of its own for these bodies, so with wrk at hand it is run once more for comparison.
+  const comparison: Scenario[] = defaultLoadGenerator() === 'wrk' ? [{ ...target, generator: 'autocannon' }] : [];
   return [
-    {
-      name: 'limit=365, Accept-Encoding: gzip',
-      path: pagePath(usageBaseId, 365),
-      connections,
-      p99TargetMs: P99_TARGET_MS,
-      acceptEncoding: 'gzip',
-    },
+    target,
+    ...comparison,
     { name: 'limit=365, uncompressed', path: pagePath(usageBaseId, 365), connections, p99TargetMs: P99_TARGET_MS },
     {
       name: `limit=365, cursor=${first.nextCursor} (2nd page), gzip`,

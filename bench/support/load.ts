@@ -1,6 +1,10 @@
 import autocannon from 'autocannon';
 import { percentile } from './percentiles.js';
 import { ownCpuTimes, processCpuTimes, processRss, sampleRssPeak, type CpuTimes } from './process-stats.js';
+import { runWrk, wrkAvailable } from './wrk.js';
+
+/** wrk (C, one thread) is light enough to leave the server its core; autocannon (JS) is the fallback. */
+export type LoadGenerator = 'wrk' | 'autocannon';
 
 export interface LoadOptions {
   url: string;
@@ -12,9 +16,12 @@ export interface LoadOptions {
   serverPid: number;
   /** Sent as Accept-Encoding; browsers and HTTP clients send gzip. */
   acceptEncoding?: 'gzip' | 'identity';
+  /** Defaults to defaultLoadGenerator(). */
+  generator?: LoadGenerator;
 }
 
 export interface LoadResult {
+  generator: LoadGenerator;
   p50: number;
   p90: number;
   p99: number;
@@ -26,40 +33,71 @@ export interface LoadResult {
   serverPeakRss?: number;
   /** Server CPU per completed request. */
   serverCpuPerRequest?: CpuTimes;
-  /** Share of one core the load generator (this process) used: it shares the machine with the server. */
+  /** Share of one core the load generator used: it shares the machine with the server. */
   clientCpuShare: number;
+}
+
+/** What one measured run yields, whichever tool made it. Latencies in milliseconds. */
+interface Run {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  completed: number;
+  durationSeconds: number;
+  errors: number;
+  non2xx: number;
+  clientCpu: CpuTimes;
+}
+
+/** wrk when it is installed, unless BENCH_LOAD_GENERATOR=autocannon asks otherwise. */
+export function defaultLoadGenerator(): LoadGenerator {
+  const asked = process.env.BENCH_LOAD_GENERATOR;
+  if (asked === 'wrk' || asked === 'autocannon') return asked;
+  return wrkAvailable() ? 'wrk' : 'autocannon';
 }
 
 /** Closed-loop load: each connection sends its next request as soon as the previous answer ended. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const generator = options.generator ?? defaultLoadGenerator();
+  const fire = generator === 'wrk' ? fireWrk : fireAutocannon;
   if (options.warmUpSeconds > 0) await fire(options, options.warmUpSeconds);
-  // autocannon's own histogram has 1 ms resolution; the per-response times are kept here at full precision.
-  const latencies: number[] = [];
   const serverBefore = processCpuTimes(options.serverPid);
-  const clientBefore = ownCpuTimes();
   const rss = sampleRssPeak(() => processRss(options.serverPid));
-  const result = await fire(options, options.seconds, (ms) => latencies.push(ms));
+  const run = await fire(options, options.seconds);
   const serverPeakRss = rss.stop() || undefined;
-  const completed = result.requests.total;
-  const clientCpu = difference(ownCpuTimes(), clientBefore);
-  latencies.sort((a, b) => a - b);
   return {
-    p50: percentile(latencies, 50),
-    p90: percentile(latencies, 90),
-    p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1] ?? Number.NaN,
-    requestsPerSecond: completed / result.duration,
-    completed,
-    errors: result.errors,
-    non2xx: result.non2xx,
+    generator,
+    p50: run.p50,
+    p90: run.p90,
+    p99: run.p99,
+    max: run.max,
+    requestsPerSecond: run.completed / run.durationSeconds,
+    completed: run.completed,
+    errors: run.errors,
+    non2xx: run.non2xx,
     serverPeakRss,
-    serverCpuPerRequest: perRequest(serverBefore, processCpuTimes(options.serverPid), completed),
-    clientCpuShare: (clientCpu.userMs + clientCpu.systemMs) / (result.duration * 1000),
+    serverCpuPerRequest: perRequest(serverBefore, processCpuTimes(options.serverPid), run.completed),
+    clientCpuShare: (run.clientCpu.userMs + run.clientCpu.systemMs) / (run.durationSeconds * 1000),
   };
 }
 
-function fire(options: LoadOptions, seconds: number, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
+async function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
+  const { cpu, ...run } = await runWrk({
+    url: options.url,
+    authorization: `Bearer ${options.apiKey}`,
+    acceptEncoding: options.acceptEncoding ?? 'identity',
+    connections: options.connections,
+    seconds,
+  });
+  return { ...run, clientCpu: cpu };
+}
+
+async function fireAutocannon(options: LoadOptions, seconds: number): Promise<Run> {
+  // autocannon's own histogram has 1 ms resolution; the per-response times are kept here at full precision.
+  const latencies: number[] = [];
+  const clientBefore = ownCpuTimes();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
         url: options.url,
@@ -67,10 +105,22 @@ function fire(options: LoadOptions, seconds: number, onLatency?: (ms: number) =>
         duration: seconds,
         headers: { authorization: `Bearer ${options.apiKey}`, 'accept-encoding': options.acceptEncoding ?? 'identity' },
       },
-      (error: unknown, result) => (error ? reject(error) : resolve(result)),
+      (error: unknown, done) => (error ? reject(error) : resolve(done)),
     );
-    if (onLatency) instance.on('response', (_client, status, _bytes, ms) => status < 300 && onLatency(ms));
+    instance.on('response', (_client, status, _bytes, ms) => status < 300 && latencies.push(ms));
   });
+  latencies.sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? Number.NaN,
+    completed: result.requests.total,
+    durationSeconds: result.duration,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    clientCpu: difference(ownCpuTimes(), clientBefore),
+  };
 }
 
 const difference = (after: CpuTimes, before: CpuTimes): CpuTimes => ({

@@ -1,5 +1,5 @@
 import type { ServiceProfile } from './profile-service.js';
-import type { LoadResult } from './load.js';
+import type { LoadGenerator, LoadResult } from './load.js';
 import { count, kib, mib, ms, verdict, type ReportTable } from './markdown.js';
 import type { Phase } from './snapshot-breakdown.js';
 
@@ -9,6 +9,8 @@ export interface Scenario {
   connections: number;
   p99TargetMs?: number;
   acceptEncoding?: 'gzip' | 'identity';
+  /** Overrides the default load generator (to compare the two on one scenario). */
+  generator?: LoadGenerator;
 }
 
 export interface Measured {
@@ -21,11 +23,12 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
   return {
     title,
     headers: [
-      ...['request', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'body', 'errors / non-2xx'],
+      ...['request', 'load generator', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'body', 'errors / non-2xx'],
       ...['server RSS (peak)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
     ],
     rows: measured.map(({ scenario, bodyBytes, load }) => [
       scenario.name,
+      load.generator,
       String(scenario.connections),
       ms(load.p50),
       ms(load.p90),
@@ -42,7 +45,8 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
     ]),
     notes: [
       `${note} Latencies are per 2xx response at full precision. Server CPU is the server process’s CPU time divided by ` +
-        `the requests completed; the load generator is this process, on the same machine.`,
+        `the requests completed. The load generator runs on the same machine: wrk (C, one thread) when installed, else ` +
+        `autocannon (JS, in the bench process), which needs most of a core for these bodies.`,
     ],
   };
 }
