@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { availableParallelism, loadavg } from 'node:os';
+import { runAuditIngestBench } from './audit-ingest.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
@@ -10,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   snapshots: runSnapshotHistoryBench,
   count: runCountUsageBench,
   scheduler: runSchedulerBench,
+  ingest: runAuditIngestBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */

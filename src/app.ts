@@ -9,10 +9,13 @@ import type { Agenda } from 'agenda';
 import type { GraphqlGateway } from './graphql/gateway.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
+import { createChangesRouter } from './rest/changes.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { errorHandler, renderError } from './rest/http/error-handler.js';
+import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
 import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
 import { createUsageRouter } from './rest/usage.routes.js';
+import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
 import type { Sandbox } from './upstream/sandbox/index.js';
 
@@ -60,6 +63,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
 
+  app.use(createNotificationRouter(services));
   app.use(express.json({ limit: '1mb' }));
   app.use(authenticate(services.accounts));
   app.use(
@@ -85,6 +89,9 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(createDocsRouter());
   app.use(createUsageRouter(services));
   app.use(createAirtableRouter(services));
+  app.use(createMonitoringRouter(services));
+  app.use(createChangesRouter(services));
+  app.use(createWebhooksRouter(services));
 
   app.use(() => {
     throw notFound('Route');

@@ -16,6 +16,29 @@ const integer = (min: number, max: number, fallback: number) =>
       .optional()
       .transform((value) => value ?? fallback),
   );
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds; undefined when malformed. */
+const parseDuration = (text: string): number | undefined => {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(text.trim());
+  return match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : undefined;
+};
+const durationList = (fallback: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(fallback)
+      .transform((value, ctx) => {
+        const parts = value.split(',').map(parseDuration);
+        if (parts.some((ms) => ms === undefined)) {
+          ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations such as 5s,5m,2h (units ms, s, m, h, d)' });
+          return z.NEVER;
+        }
+        return parts as number[];
+      }),
+  );
+const duration = (fallback: string) =>
+  durationList(fallback).refine((parts) => parts.length === 1, 'must be one duration such as 5s').transform((parts) => parts[0]!);
 const decodedBytes = (value: string) => Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length;
 const hostPattern = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -61,6 +84,13 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_TIMEOUT: duration('15s'),
+  WEBHOOK_COALESCE_WINDOW: duration('5s'),
+  WEBHOOK_COALESCE_MAX_WAIT: duration('30s'),
+  WEBHOOK_DISABLE_AFTER: duration('5d'),
+  WEBHOOK_DELIVERY_CONCURRENCY: integer(1, 1_000, 50),
+  WEBHOOK_DELIVERY_RETENTION: duration('30d'),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -80,6 +110,10 @@ const envSchema = z.object({
   USAGE_SPREAD_SECONDS: integer(0, 3_540, 300),
   USAGE_RETRY_DELAY_MS: integer(10, 86_400_000, 60_000),
   USAGE_MAX_RETRIES: integer(0, 20, 3),
+  AUDIT_POLL_INTERVAL_SECONDS: integer(1, 86_400, 60),
+  AUDIT_RETENTION_DAYS: integer(1, 36_500, 180),
+  AUDIT_WRITE_RETRY_BASE_MS: integer(10, 3_600_000, 5_000),
+  AUDIT_WRITE_MAX_RETRY_MS: integer(10, 86_400_000, 600_000),
   GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
   GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
@@ -108,6 +142,21 @@ export interface Config {
   publicUrl?: string;
   mongodbUrl?: string;
   webhookAllowedHosts: string[];
+  webhooks: {
+    /** Delays before the 2nd, 3rd … attempt of a failed delivery; after the last, the delivery is failed. */
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    /** record_update deliveries of one record merge while no update arrived for this long … */
+    coalesceWindowMs: number;
+    /** … but go out at the latest this long after the first. */
+    coalesceMaxWaitMs: number;
+    /** A webhook whose deliveries have all failed for this long is deactivated. */
+    disableAfterMs: number;
+    /** Deliveries in flight at once per process. */
+    concurrency: number;
+    /** Finished deliveries (and their attempts) older than this are pruned. */
+    retentionMs: number;
+  };
   adminToken?: string;
   graphql: {
     /** Deepest field nesting an operation may have (introspection fields aside). */
@@ -121,6 +170,15 @@ export interface Config {
   apiRateLimitPerMinute: number;
   countLockTtlMs: number;
   shutdownTimeoutMs: number;
+  audit: {
+    /** How often every watch is read without waiting for a ping (lost pings, no public URL). */
+    pollIntervalMs: number;
+    /** Change entries older than this are pruned daily. */
+    retentionDays: number;
+    /** Backoff of Changes-table writes that failed: first delay, doubling up to the maximum. */
+    writeRetryBaseMs: number;
+    writeMaxRetryMs: number;
+  };
   jobs: {
     /** False for an API-only process: jobs are planned, another process runs them. */
     run: boolean;
@@ -175,12 +233,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    webhooks: {
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: e.WEBHOOK_TIMEOUT,
+      coalesceWindowMs: e.WEBHOOK_COALESCE_WINDOW,
+      coalesceMaxWaitMs: Math.max(e.WEBHOOK_COALESCE_MAX_WAIT, e.WEBHOOK_COALESCE_WINDOW),
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
+      concurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+      retentionMs: e.WEBHOOK_DELIVERY_RETENTION,
+    },
     adminToken: e.ADMIN_TOKEN,
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, introspection: e.GRAPHQL_INTROSPECTION },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    audit: {
+      pollIntervalMs: e.AUDIT_POLL_INTERVAL_SECONDS * 1000,
+      retentionDays: e.AUDIT_RETENTION_DAYS,
+      writeRetryBaseMs: e.AUDIT_WRITE_RETRY_BASE_MS,
+      writeMaxRetryMs: e.AUDIT_WRITE_MAX_RETRY_MS,
+    },
     jobs: {
       run: e.SCHEDULER_RUN_JOBS === 'true',
       processEveryMs: e.JOBS_PROCESS_EVERY_MS,

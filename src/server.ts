@@ -47,15 +47,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   let dataSource: DataSource | undefined;
   let internalSandbox: InternalSandbox | undefined;
+  let sandboxToClose: Sandbox | undefined;
   let scheduler: Scheduler | undefined;
   let graphql: GraphqlGateway | undefined;
   try {
-    loadSecretKey(config, logger);
+    const secretKey = loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
     const sandbox =
       config.upstream.mode === 'sandbox'
         ? createSandbox({ token: config.sandbox.token, demo: { scale: config.sandbox.demoScale } })
         : undefined;
+    sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
     const upstream = new UpstreamClient({
       baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
@@ -67,7 +69,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       retryBaseDelayMs: config.upstream.retryBaseDelayMs,
       logger,
     });
-    const services = createServices(dataSource, upstream, config);
+    const services = createServices(dataSource, upstream, config, {
+      secretKey,
+      logger,
+      // Without PUBLIC_URL a real upstream cannot reach a loopback address: watch by polling alone.
+      notificationUrl:
+        config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,
+    });
     scheduler = await createScheduler(config, dataSource, services, logger);
     graphql = await createGraphqlGateway({ config, services, logger });
     const gateway = graphql;
@@ -109,6 +117,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         await services.usageCounts.abort();
         await jobs.stop(config.shutdownTimeoutMs).catch(() => undefined);
         server.closeAllConnections();
+        sandbox?.close();
         await internalSandbox?.close();
         await db.destroy();
       })());
@@ -118,6 +127,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     server.close();
     await graphql?.stop().catch(() => undefined);
     await scheduler?.stop(0).catch(() => undefined);
+    sandboxToClose?.close();
     await internalSandbox?.close();
     await dataSource?.destroy().catch(() => undefined);
     throw error;

@@ -1,14 +1,23 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from './config.js';
+import type { Logger } from './logger.js';
 import { AccountService } from './services/account.service.js';
 import { AirtableLookupService } from './services/airtable-lookup.service.js';
+import { ChangeIngestService } from './services/audit/change-ingest.service.js';
+import { ChangeQueryService } from './services/audit/change-query.service.js';
+import { ChangeRetentionService } from './services/audit/change-retention.service.js';
+import { ChangeWriterService } from './services/audit/change-writer.service.js';
+import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
+import { MonitoringConfigService } from './services/monitoring-config.service.js';
+import { SecretBox } from './services/secret-box.js';
 import { SnapshotService } from './services/snapshot.service.js';
 import { UsageBaseService } from './services/usage-base.service.js';
 import { UsageCountService } from './services/usage-count.service.js';
 import { UsageScheduleService } from './services/usage-schedule.service.js';
+import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
 import type { UpstreamClient } from './upstream/client.js';
 
-export interface Services {
+export interface Services extends WebhookForwarding {
   dataSource: DataSource;
   upstream: UpstreamClient;
   accounts: AccountService;
@@ -17,10 +26,31 @@ export interface Services {
   usageCounts: UsageCountService;
   usageSchedule: UsageScheduleService;
   airtableLookup: AirtableLookupService;
+  secrets: SecretBox;
+  watches: UpstreamWatchService;
+  monitoringConfigs: MonitoringConfigService;
+  changeIngest: ChangeIngestService;
+  changeWriter: ChangeWriterService;
+  changeRetention: ChangeRetentionService;
+  changeQueries: ChangeQueryService;
+}
+
+export interface ServiceOptions {
+  /** Encrypts secrets at rest (SECRET_KEY). */
+  secretKey: Buffer;
+  logger: Logger;
+  /** Where the upstream pings the service; unset: upstream changes are read by polling only. */
+  notificationUrl?: string;
 }
 
 /** The composition root: every service, built with `new`. */
-export function createServices(dataSource: DataSource, upstream: UpstreamClient, config: Config): Services {
+export function createServices(
+  dataSource: DataSource,
+  upstream: UpstreamClient,
+  config: Config,
+  options: ServiceOptions,
+): Services {
+  const { logger } = options;
   const accounts = new AccountService(dataSource);
   const usageBases = new UsageBaseService(dataSource, upstream);
   const snapshots = new SnapshotService(dataSource, usageBases);
@@ -32,5 +62,46 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
     staleRunMs: config.jobs.lockLifetimeMs,
   });
   const airtableLookup = new AirtableLookupService(upstream);
-  return { dataSource, upstream, accounts, usageBases, snapshots, usageCounts, usageSchedule, airtableLookup };
+  const secrets = new SecretBox(options.secretKey);
+  const watches = new UpstreamWatchService(dataSource, upstream, secrets, {
+    notificationUrl: options.notificationUrl,
+    logger,
+  });
+  const monitoringConfigs = new MonitoringConfigService(dataSource, upstream, watches, logger);
+  const changeIngest = new ChangeIngestService(dataSource, upstream, watches);
+  const changeWriter = new ChangeWriterService(dataSource, upstream, {
+    retryBaseDelayMs: config.audit.writeRetryBaseMs,
+    maxRetryDelayMs: config.audit.writeMaxRetryMs,
+    logger,
+  });
+  const changeRetention = new ChangeRetentionService(dataSource, config.audit.retentionDays);
+  const changeQueries = new ChangeQueryService(dataSource, options.secretKey);
+  const forwarding = createWebhookForwarding({
+    dataSource,
+    config,
+    secrets,
+    secretKey: options.secretKey,
+    tables: airtableLookup,
+    watches,
+    changeIngest,
+    logger,
+  });
+  return {
+    dataSource,
+    upstream,
+    accounts,
+    usageBases,
+    snapshots,
+    usageCounts,
+    usageSchedule,
+    airtableLookup,
+    secrets,
+    watches,
+    monitoringConfigs,
+    changeIngest,
+    changeWriter,
+    changeRetention,
+    changeQueries,
+    ...forwarding,
+  };
 }

@@ -1,11 +1,37 @@
 import { Account } from './account.entity.js';
 import { ApiKey } from './api-key.entity.js';
+import { ChangeEntry } from './change-entry.entity.js';
+import { ChangeEntryField } from './change-entry-field.entity.js';
+import { ChangeOutbox } from './change-outbox.entity.js';
+import { MonitoringConfig } from './monitoring-config.entity.js';
 import { UsageBase } from './usage-base.entity.js';
 import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
+import { UpstreamWatch } from './upstream-watch.entity.js';
+import { Webhook } from './webhook.entity.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
-export { Account, ApiKey, UsageBase, UsageRun, UsageSnapshot };
+export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
+export { Webhook, WebhookDelivery, WebhookDeliveryAttempt };
+export type { WebhookDeactivationReason } from './webhook.entity.js';
+export type { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
+export type { UpstreamWatchStatus } from './upstream-watch.entity.js';
 export type { UsageRunStatus } from './usage-run.entity.js';
 export type { TableCount } from './usage-snapshot.entity.js';
 
-export const entities = [Account, ApiKey, UsageBase, UsageRun, UsageSnapshot];
+export const entities = [
+  Account,
+  ApiKey,
+  ChangeEntry,
+  ChangeEntryField,
+  ChangeOutbox,
+  MonitoringConfig,
+  UpstreamWatch,
+  UsageBase,
+  UsageRun,
+  UsageSnapshot,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+];

@@ -7,8 +7,10 @@ import type { Logger } from '../logger.js';
 import { safeError } from '../logger.js';
 import type { Services } from '../services.js';
 import { SqliteBackend } from './backends/sqlite/index.js';
+import { defineAuditJobs } from './audit.jobs.js';
 import { defineCountUsageJob } from './count-usage.job.js';
 import { AgendaUsageJobStore } from './usage-job-store.js';
+import { defineWebhookDeliveryJob } from './webhook-delivery.job.js';
 
 export interface Scheduler {
   agenda: Agenda;
@@ -45,6 +47,14 @@ export async function createScheduler(config: Config, dataSource: DataSource, se
     concurrency: 5,
   });
 
+  const auditJobs = defineAuditJobs(agenda, services, logger, {
+    pollIntervalMs: config.audit.pollIntervalMs,
+    lockLifetimeMs: config.jobs.lockLifetimeMs,
+    ingestRetryDelayMs: Math.min(config.audit.pollIntervalMs, 30_000),
+  });
+
+  const webhookJob = defineWebhookDeliveryJob(agenda, services, logger, config.jobs.lockLifetimeMs);
+
   let started = false;
   let stopping: Promise<void> | undefined;
   return {
@@ -54,14 +64,17 @@ export async function createScheduler(config: Config, dataSource: DataSource, se
       await agenda.ready;
       const reconciled = await services.usageSchedule.reconcile();
       logger.info({ backend: backend.name, ...reconciled }, 'usage jobs reconciled');
+      await auditJobs.plan();
+      await webhookJob.plan();
       if (config.jobs.run) {
         await agenda.start();
         started = true;
+        services.webhookDispatcher.start();
       }
     },
     stop(deadlineMs) {
       stopping ??= (async () => {
-        if (started) await agenda.drain(deadlineMs);
+        if (started) await Promise.all([agenda.drain(deadlineMs), services.webhookDispatcher.stop(deadlineMs)]);
         // Unlocks whatever did not finish, for another process to pick up, and closes a connection Agenda owns.
         await agenda.stop();
         await close();

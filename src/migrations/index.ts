@@ -1,6 +1,14 @@
 import { Initial1763712000000 } from './1763712000000-initial.js';
 import { AgendaJobs1763800000000 } from './1763800000000-agenda-jobs.js';
 import { UsageRuns1763900000000 } from './1763900000000-usage-runs.js';
+import { AuditLog1764000000000 } from './1764000000000-audit-log.js';
+import { WebhookForwarding1764100000000 } from './1764100000000-webhook-forwarding.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
-export const migrations = [Initial1763712000000, AgendaJobs1763800000000, UsageRuns1763900000000];
+export const migrations = [
+  Initial1763712000000,
+  AgendaJobs1763800000000,
+  UsageRuns1763900000000,
+  AuditLog1764000000000,
+  WebhookForwarding1764100000000,
+];

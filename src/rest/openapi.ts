@@ -1,11 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from './http/route.js';
 import { airtableRoutes } from './airtable.spec.js';
+import { changeRoutes } from './changes.spec.js';
 import { opsRoutes } from './ops.spec.js';
 import { ErrorBody } from './schemas.js';
+import { monitoringRoutes } from './monitoring.spec.js';
 import { usageRoutes } from './usage.spec.js';
+import { webhookRoutes } from './webhooks.spec.js';
 
-export const allRoutes: RouteSpec[] = [usageRoutes, airtableRoutes, opsRoutes].flatMap((group) => Object.values(group));
+export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoutes, monitoringRoutes, changeRoutes, opsRoutes].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed JSON, wrong type, out-of-range value, bad date, timezone or cursor, unknown body field',

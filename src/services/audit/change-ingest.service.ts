@@ -17,6 +17,7 @@ export interface IngestResult {
 }
 
 const PAYLOAD_PAGE = 50;
+const INSERT_CHUNK = 100;
 
 /** Another ingestion of the same watch committed first: this run's payloads are already in. */
 class CursorMoved extends Error {}
@@ -134,9 +135,8 @@ export class ChangeIngestService {
   }
 
   private async insertEntries(manager: EntityManager, configId: string, changes: ChangeEvent[], now: Date): Promise<ChangeEntry[]> {
-    const entries: ChangeEntry[] = [];
-    for (const change of changes) {
-      const entry = Object.assign(new ChangeEntry(), {
+    const entries = changes.map((change) =>
+      Object.assign(new ChangeEntry(), {
         configId,
         occurredAt: change.occurredAt,
         eventType: change.eventType,
@@ -153,16 +153,26 @@ export class ChangeIngestService {
         monitoringRecordId: null,
         position: change.position,
         loggedAt: now,
-      });
-      const inserted = await manager.insert(ChangeEntry, entry);
-      entry.id = Number(inserted.identifiers[0]!.id);
-      entries.push(entry);
+      }),
+    );
+    // Multi-row inserts, then the generated ids by (config, position), which is unique: one round trip per
+    // chunk on SQLite, where TypeORM cannot use RETURNING.
+    for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+      const chunk = entries.slice(i, i + INSERT_CHUNK);
+      await manager.createQueryBuilder().insert().into(ChangeEntry).values(chunk).updateEntity(false).execute();
+      const ids = await manager
+        .createQueryBuilder(ChangeEntry, 'e')
+        .select(['e.id AS id', 'e.position AS position'])
+        .where('e.config_id = :configId AND e.position IN (:...positions)', { configId, positions: chunk.map((e) => e.position) })
+        .getRawMany<{ id: number; position: string }>();
+      const idOf = new Map(ids.map((row) => [row.position, Number(row.id)]));
+      for (const entry of chunk) entry.id = idOf.get(entry.position)!;
     }
     if (!entries.length) return entries;
     const fields = entries.flatMap((e) =>
       (JSON.parse(e.fieldIds) as string[]).map((fieldId) => ({ entryId: e.id, fieldId, configId, occurredAt: e.occurredAt })),
     );
-    for (let i = 0; i < fields.length; i += 100) await manager.insert(ChangeEntryField, fields.slice(i, i + 100));
+    for (let i = 0; i < fields.length; i += INSERT_CHUNK) await manager.insert(ChangeEntryField, fields.slice(i, i + INSERT_CHUNK));
     const outbox = entries.map((e) => ({
       entryId: e.id,
       configId,
@@ -171,7 +181,7 @@ export class ChangeIngestService {
       nextAttemptAt: now,
       lastError: null,
     }));
-    for (let i = 0; i < outbox.length; i += 100) await manager.insert(ChangeOutbox, outbox.slice(i, i + 100));
+    for (let i = 0; i < outbox.length; i += INSERT_CHUNK) await manager.insert(ChangeOutbox, outbox.slice(i, i + INSERT_CHUNK));
     return entries;
   }
 
