@@ -17,7 +17,7 @@ const NINE_FIELDS = ['webhookId', 'baseId', 'event', 'tableId', 'columnId', 'web
 
 describe('POST /webhooks', () => {
   it('creates a webhook and shows its whsec_ secret once', async () => {
-    const { http } = await app.newAccount();
+    const { http } = app;
     const res = await http('POST', '/webhooks', {
       body: { baseId: table.baseId, event: 'record_update', tableId: table.tableId, columnId: table.fieldIds[1], webhookUrl: ALLOWED, coalesceUpdates: true },
     });
@@ -40,14 +40,14 @@ describe('POST /webhooks', () => {
   });
 
   it('takes "" or no tableId for table events, and defaults columnId to null and coalesceUpdates to false', async () => {
-    const { http } = await app.newAccount();
+    const { http } = app;
     const a = await createWebhook(http, { baseId: table.baseId, event: 'table_create', webhookUrl: ALLOWED });
     const b = await createWebhook(http, { baseId: table.baseId, event: 'table_delete', tableId: '', webhookUrl: ALLOWED });
     for (const { webhook } of [a, b]) expect(webhook).toMatchObject({ tableId: '', columnId: null, coalesceUpdates: false });
   });
 
   it.each(['record_update', 'column_update', 'column_delete'])('allows a columnId on %s', async (event) => {
-    const { http } = await app.newAccount();
+    const { http } = app;
     const { webhook } = await createWebhook(http, { baseId: table.baseId, event, tableId: table.tableId, columnId: table.fieldIds[0], webhookUrl: ALLOWED });
     expect(webhook.columnId).toBe(table.fieldIds[0]);
   });
@@ -165,7 +165,7 @@ describe('GET /webhooks', () => {
 
 describe('DELETE /webhooks/{webhookId} and rotate-secret', () => {
   it('deactivates: 204, then 404 for every change, while the delivery log stays readable', async () => {
-    const { http } = await app.newAccount();
+    const { http } = app;
     const { webhook } = await createWebhook(http, { baseId: table.baseId, event: 'table_create', webhookUrl: ALLOWED });
     expect((await http('DELETE', `/webhooks/${webhook.webhookId}`)).status).toBe(204);
     expect((await http('DELETE', `/webhooks/${webhook.webhookId}`)).status).toBe(404);
@@ -175,7 +175,7 @@ describe('DELETE /webhooks/{webhookId} and rotate-secret', () => {
   });
 
   it('rotates the secret: a new whsec_ secret each time', async () => {
-    const { http } = await app.newAccount();
+    const { http } = app;
     const { webhook, secret } = await createWebhook(http, { baseId: table.baseId, event: 'table_create', webhookUrl: ALLOWED });
     const res = await http('POST', `/webhooks/${webhook.webhookId}/rotate-secret`);
     expect(res.status).toBe(200);
