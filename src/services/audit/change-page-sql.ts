@@ -1,0 +1,147 @@
+import type { Driver } from 'typeorm';
+import type { ChangePosition } from './change-cursor.js';
+
+/** Equality filters of GET …/changes on change_entry columns, each indexed (config_id, column, occurred_at, id). */
+export const COLUMN_FILTERS = {
+  recordId: 'record_id',
+  userEmail: 'user_email',
+  tableId: 'table_id',
+  eventType: 'event_type',
+  source: 'source',
+  kind: 'kind',
+} as const;
+
+export type ColumnFilter = keyof typeof COLUMN_FILTERS;
+/** What can lead a page: a column filter, the fieldId filter (its own table), or nothing (the time index). */
+export type PageLead = ColumnFilter | 'fieldId' | 'time';
+
+export interface ChangeFilters extends Partial<Record<ColumnFilter, string>> {
+  fieldId?: string;
+  /** Inclusive lower bound, ISO text. */
+  fromInstant?: string;
+  /** Exclusive upper bound, ISO text. */
+  toInstant?: string;
+  /** Strictly older than this (occurredAt, id). */
+  after?: ChangePosition;
+}
+
+export interface Sql {
+  text: string;
+  params: unknown[];
+}
+
+const SELECTED = [
+  'id',
+  'monitoring_record_id',
+  'occurred_at',
+  'event_type',
+  'kind',
+  'table_id',
+  'table_name',
+  'record_id',
+  'field_ids',
+  'source',
+  'user_email',
+  'user_name',
+  'before_json',
+  'after_json',
+]
+  .map((column) => `e.${column}`)
+  .join(', ');
+
+/**
+ * SQL for one page, led by one index chosen by the caller. Every index of a filter is (config_id, <filter>,
+ * occurred_at, id), so the leading filter's index gives the rows already in page order and the keyset bound is an
+ * index range: no sort, no offset. The other filters are written `col || '' = value`, which no index can serve, so
+ * the database cannot wander off to a denser index; they are checked on the rows the leading index yields. SQLite
+ * has no statistics unless ANALYZE ran and, given a day range, prefers the time index whatever the filter, so there
+ * the leading index is also named (INDEXED BY); PostgreSQL's planner has its histograms.
+ */
+export function pageSql(driver: Driver, configId: string, filters: ChangeFilters, lead: PageLead, limit: number): Sql {
+  const sql = new SqlBuilder(driver);
+  const byField = lead === 'fieldId';
+  const [time, id] = byField ? ['f.occurred_at', 'f.entry_id'] : ['e.occurred_at', 'e.id'];
+  const where: string[] = [];
+  if (byField) where.push(`f.config_id = ${sql.param(configId)}`, `f.field_id = ${sql.param(filters.fieldId)}`);
+  where.push(`e.config_id = ${sql.param(configId)}`);
+  for (const [name, column] of Object.entries(COLUMN_FILTERS) as Array<[ColumnFilter, string]>) {
+    const value = filters[name];
+    if (value === undefined) continue;
+    where.push(name === lead ? `e.${column} = ${sql.param(value)}` : `e.${column} || '' = ${sql.param(value)}`);
+  }
+  if (filters.fieldId !== undefined && !byField) {
+    where.push(
+      `EXISTS (SELECT 1 FROM change_entry_field x WHERE x.entry_id = e.id AND x.field_id = ${sql.param(filters.fieldId)})`,
+    );
+  }
+  where.push(...bounds(sql, filters, time, id));
+  const from = byField
+    ? `change_entry_field f${sql.indexedBy(lead)} JOIN change_entry e ON e.id = f.entry_id`
+    : `change_entry e${sql.indexedBy(lead)}`;
+  return sql.done(`SELECT ${SELECTED} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${time} DESC, ${id} DESC LIMIT ${limit}`);
+}
+
+/**
+ * The occurrence time of the `depth`-th newest entry matching one filter alone within the page's bounds: an
+ * index-only walk of `depth` entries. None means fewer than that many match.
+ */
+export function depthProbeSql(driver: Driver, configId: string, filters: ChangeFilters, lead: ColumnFilter | 'fieldId', depth: number): Sql {
+  const sql = new SqlBuilder(driver);
+  if (lead === 'fieldId') {
+    const where = [`f.config_id = ${sql.param(configId)}`, `f.field_id = ${sql.param(filters.fieldId)}`];
+    where.push(...bounds(sql, filters, 'f.occurred_at', 'f.entry_id'));
+    return sql.done(
+      `SELECT f.occurred_at FROM change_entry_field f${sql.indexedBy(lead)} WHERE ${where.join(' AND ')} ` +
+        `ORDER BY f.occurred_at DESC, f.entry_id DESC LIMIT 1 OFFSET ${depth}`,
+    );
+  }
+  const column = COLUMN_FILTERS[lead];
+  const where = [`e.config_id = ${sql.param(configId)}`, `e.${column} = ${sql.param(filters[lead])}`];
+  where.push(...bounds(sql, filters, 'e.occurred_at', 'e.id'));
+  return sql.done(
+    `SELECT e.occurred_at FROM change_entry e${sql.indexedBy(lead)} WHERE ${where.join(' AND ')} ` +
+      `ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1 OFFSET ${depth}`,
+  );
+}
+
+function bounds(sql: SqlBuilder, filters: ChangeFilters, time: string, id: string): string[] {
+  const where: string[] = [];
+  if (filters.fromInstant) where.push(`${time} >= ${sql.param(filters.fromInstant)}`);
+  if (filters.toInstant) where.push(`${time} < ${sql.param(filters.toInstant)}`);
+  // A row value comparison is an index range on both SQLite and PostgreSQL.
+  if (filters.after) where.push(`(${time}, ${id}) < (${sql.param(filters.after.occurredAt)}, ${sql.param(filters.after.id)})`);
+  return where;
+}
+
+/** The index that serves each lead (migration 1764000000000). */
+const LEAD_INDEXES: Record<PageLead, string> = {
+  time: 'ix_change_entry_time',
+  fieldId: 'ix_change_entry_field_lookup',
+  ...(Object.fromEntries(Object.entries(COLUMN_FILTERS).map(([name, column]) => [name, `ix_change_entry_${column}`])) as Record<
+    ColumnFilter,
+    string
+  >),
+};
+
+/** Collects positional parameters in the driver's own placeholder syntax (`?` or `$n`), and SQLite's index hints. */
+class SqlBuilder {
+  private readonly params: unknown[] = [];
+  private readonly isSqlite: boolean;
+
+  constructor(private readonly driver: Driver) {
+    this.isSqlite = driver.options.type === 'better-sqlite3';
+  }
+
+  indexedBy(lead: PageLead): string {
+    return this.isSqlite ? ` INDEXED BY ${LEAD_INDEXES[lead]}` : '';
+  }
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return this.driver.createParameter(`p${this.params.length}`, this.params.length - 1);
+  }
+
+  done(text: string): Sql {
+    return { text, params: this.params };
+  }
+}

@@ -1,0 +1,168 @@
+import { DateTime } from 'luxon';
+import type { DataSource } from 'typeorm';
+import type { MonitoringConfig } from '../../entities/index.js';
+import { invalidRequest } from '../../errors.js';
+import { canonicalTimeZone, isValidDay } from '../calendar.js';
+import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
+import { ChangeCursorCodec } from './change-cursor.js';
+import { COLUMN_FILTERS, depthProbeSql, pageSql, type ChangeFilters, type ColumnFilter, type PageLead, type Sql } from './change-page-sql.js';
+
+/**
+ * How deep the probe that picks the leading index looks. The cost of a page led by a filter grows with how densely
+ * that filter matches around the cursor, so the filter whose `PROBE_DEPTH`-th match lies furthest back leads.
+ */
+const PROBE_DEPTH = 200;
+
+export interface ChangeQuery {
+  eventType?: ChangeEventType;
+  kind?: ChangeKind;
+  tableId?: string;
+  recordId?: string;
+  source?: ChangeSource;
+  userEmail?: string;
+  /** Only entries whose fieldIds contain it. */
+  fieldId?: string;
+  /** YYYY-MM-DD, the oldest day included, in `timezone`. */
+  from?: string;
+  /** YYYY-MM-DD, the newest day included, in `timezone`. */
+  to?: string;
+  /** `utc` (default) or an IANA zone. */
+  timezone?: string;
+  /** 1–100. */
+  limit: number;
+  /** A nextCursor of this config. */
+  cursor?: string;
+}
+
+/** One logged change, exactly as GET …/changes answers it (CONTRACT §3). */
+export interface ChangeRecord {
+  id: string;
+  monitoringRecordId: string | null;
+  occurredAt: string;
+  eventType: string;
+  kind: string;
+  tableId: string;
+  tableName: string;
+  recordId: string | null;
+  fieldIds: string[];
+  source: string;
+  userEmail: string | null;
+  userName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface ChangePage {
+  records: ChangeRecord[];
+  nextCursor?: string;
+}
+
+interface ChangeRow {
+  id: number | string;
+  monitoring_record_id: string | null;
+  occurred_at: string;
+  event_type: string;
+  kind: string;
+  table_id: string;
+  table_name: string;
+  record_id: string | null;
+  field_ids: string;
+  source: string;
+  user_email: string | null;
+  user_name: string | null;
+  before_json: string | null;
+  after_json: string | null;
+}
+
+/** Filters in the order their probes run: the usually sparse first, since a probe that comes up short ends the search. */
+const LEAD_CANDIDATES: Array<ColumnFilter | 'fieldId'> = ['recordId', 'fieldId', 'userEmail', 'tableId', 'eventType', 'source', 'kind'];
+
+/** The read side of the audit log: a config's changes, filtered, newest first, in keyset pages. */
+export class ChangeQueryService {
+  private readonly cursors: ChangeCursorCodec;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    secretKey: Buffer,
+  ) {
+    this.cursors = new ChangeCursorCodec(secretKey);
+  }
+
+  /** Newest first by (occurredAt, id); `nextCursor` only when an older match exists. */
+  async list(config: MonitoringConfig, query: ChangeQuery): Promise<ChangePage> {
+    const filters: ChangeFilters = {
+      ...pick(query, Object.keys(COLUMN_FILTERS) as ColumnFilter[]),
+      fieldId: query.fieldId,
+      ...instantBounds(query),
+      after: query.cursor === undefined ? undefined : this.cursors.decode(config.id, query.cursor),
+    };
+    const lead = await this.leadFor(config.id, filters);
+    const rows = await this.run<ChangeRow>(pageSql(this.dataSource.driver, config.id, filters, lead, query.limit + 1));
+    const records = rows.slice(0, query.limit).map(toChangeRecord);
+    if (rows.length <= query.limit) return { records };
+    const last = rows[query.limit - 1];
+    return { records, nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurred_at, id: Number(last.id) }) };
+  }
+
+  /**
+   * The filter whose index leads the page. A database picks one index per table scan and, without per-value
+   * statistics, would pick blindly; leading with a dense filter while a sparse one is given scans most of a million
+   * entries. So each filter's density near the cursor is measured: the sparsest leads.
+   */
+  private async leadFor(configId: string, filters: ChangeFilters): Promise<PageLead> {
+    const given = LEAD_CANDIDATES.filter((name) => filters[name] !== undefined);
+    if (given.length <= 1) return given[0] ?? 'time';
+    let sparsest: { name: PageLead; reachedAt: string } | undefined;
+    for (const name of given) {
+      const [deepest] = await this.run<{ occurred_at: string }>(depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH));
+      if (!deepest) return name;
+      if (!sparsest || deepest.occurred_at < sparsest.reachedAt) sparsest = { name, reachedAt: deepest.occurred_at };
+    }
+    return sparsest!.name;
+  }
+
+  private run<T>({ text, params }: Sql): Promise<T[]> {
+    return this.dataSource.query(text, params);
+  }
+}
+
+/** `from`/`to` as whole days in the query's zone: [start of `from`, start of the day after `to`), as stored ISO text. */
+function instantBounds(query: ChangeQuery): Pick<ChangeFilters, 'fromInstant' | 'toInstant'> {
+  const zone = canonicalTimeZone(query.timezone ?? 'utc');
+  if (!zone) throw invalidRequest('timezone must be utc or an IANA time zone such as America/New_York');
+  for (const day of [query.from, query.to]) {
+    if (day !== undefined && !isValidDay(day)) throw invalidRequest(`${day} is not a day in the form YYYY-MM-DD`);
+  }
+  if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
+  // Start of day, not midnight: where a zone skips midnight the day starts at the first instant it has.
+  const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
+  return {
+    fromInstant: query.from ? startOf(query.from).toUTC().toISO()! : undefined,
+    toInstant: query.to ? startOf(query.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
+  };
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
+  return picked;
+}
+
+function toChangeRecord(row: ChangeRow): ChangeRecord {
+  return {
+    id: String(row.id),
+    monitoringRecordId: row.monitoring_record_id,
+    occurredAt: row.occurred_at,
+    eventType: row.event_type,
+    kind: row.kind,
+    tableId: row.table_id,
+    tableName: row.table_name,
+    recordId: row.record_id,
+    fieldIds: JSON.parse(row.field_ids) as string[],
+    source: row.source,
+    userEmail: row.user_email,
+    userName: row.user_name,
+    before: row.before_json === null ? null : (JSON.parse(row.before_json) as Record<string, unknown>),
+    after: row.after_json === null ? null : (JSON.parse(row.after_json) as Record<string, unknown>),
+  };
+}
