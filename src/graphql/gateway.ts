@@ -42,6 +42,8 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     schema,
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM/SIGINT (graceful shutdown); Apollo's own handlers would re-raise the signal and kill the process.
+    stopOnTerminationSignals: false,
     formatError: format,
     logger: logger.child({ component: 'graphql' }),
     plugins: [limitsPlugin(limits), ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
