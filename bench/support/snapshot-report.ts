@@ -44,7 +44,8 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
       scenario.p99TargetMs === undefined ? '—' : verdict(load.p99 < scenario.p99TargetMs && load.errors + load.non2xx === 0),
     ]),
     notes: [
-      `${note} Latencies are per 2xx response at full precision. Server CPU is the server process’s CPU time divided by ` +
+      `${note} Latencies: wrk’s microsecond histogram of every response, or autocannon’s per 2xx response at full ` +
+        `precision (a non-2xx fails the target either way). Server CPU is the server process’s CPU time divided by ` +
         `the requests completed. The load generator runs on the same machine: wrk (C, one thread) when installed, else ` +
         `autocannon (JS, in the bench process), which needs most of a core for these bodies.`,
     ],
