@@ -36,7 +36,7 @@ describe('snapshotRecorded over graphql-ws', () => {
     let probed: IteratorResult<unknown> | undefined;
     while (!probed) {
       await app.running.services.snapshots.record(base.id, PROBE_DAY, [], new Date());
-      probed = await Promise.race([first, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
+      probed = await Promise.race([first, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
     }
     expect(probed.value).toMatchObject({ data: { snapshotRecorded: { date: PROBE_DAY, usageBase: { restId: base.id } } } });
 
