@@ -1,4 +1,5 @@
 import { safeError, type Logger } from '../../logger.js';
+import type { AttemptRecorder } from './attempt-recorder.js';
 import type { DeliveryStore, LeasedDelivery } from './delivery-store.js';
 import type { SendResult, WebhookHttpSender } from './http-sender.js';
 import { outcomeOf } from './retry-policy.js';
@@ -9,7 +10,6 @@ import type { WebhookService } from './webhook.service.js';
 export interface DispatcherOptions {
   retryScheduleMs: number[];
   timeoutMs: number;
-  disableAfterMs: number;
   concurrency: number;
   logger: Logger;
 }
@@ -26,7 +26,10 @@ const RETRY_LOOK_MS = 1_000;
  */
 export class DeliveryDispatcher {
   private running = false;
+  /** Deliveries being sent: the slots of `concurrency`. */
   private inFlight = 0;
+  /** Deliveries leased and not yet recorded (sending, or their attempt being stored). */
+  private unfinished = 0;
   private looking: Promise<void> | undefined;
   private lookAgain = false;
   private pumpQueued = false;
@@ -35,6 +38,7 @@ export class DeliveryDispatcher {
 
   constructor(
     private readonly store: DeliveryStore,
+    private readonly recorder: AttemptRecorder,
     private readonly webhooks: WebhookService,
     private readonly guard: WebhookUrlGuard,
     private readonly sender: WebhookHttpSender,
@@ -68,7 +72,7 @@ export class DeliveryDispatcher {
     this.running = false;
     clearTimeout(this.timer);
     const deadline = Date.now() + deadlineMs;
-    while ((this.inFlight > 0 || this.looking) && Date.now() < deadline) {
+    while ((this.unfinished > 0 || this.looking) && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
         this.settled.add(resolve);
         setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
@@ -108,25 +112,41 @@ export class DeliveryDispatcher {
 
   private launch(item: LeasedDelivery): void {
     this.inFlight += 1;
-    void this.attempt(item)
+    this.unfinished += 1;
+    let slotFree = false;
+    const freeSlot = () => {
+      if (slotFree) return;
+      slotFree = true;
+      this.inFlight -= 1;
+      this.wakeIfRoom();
+    };
+    void this.attempt(item, freeSlot)
       .catch((error: unknown) =>
         this.options.logger.error({ err: safeError(error), deliveryId: item.delivery.id }, 'webhook delivery attempt failed'),
       )
       .finally(() => {
-        this.inFlight -= 1;
+        freeSlot();
+        this.unfinished -= 1;
         this.notifySettled();
-        // A finished head of a record's line may let the next one go.
-        this.wake();
+        // Stored: the next delivery of the record's line may go now.
+        this.wakeIfRoom();
       });
   }
 
-  private async attempt(item: LeasedDelivery): Promise<void> {
+  /** Looks again once a tenth of the slots are free: one look leases many. */
+  private wakeIfRoom(): void {
+    if (this.options.concurrency - this.inFlight >= Math.max(1, this.options.concurrency / 10)) this.wake();
+  }
+
+  /** `sent` is called once the POST is over: its slot serves the next delivery while this attempt is stored. */
+  private async attempt(item: LeasedDelivery, sent: () => void): Promise<void> {
     const { delivery, webhook } = item;
     if (!webhook?.active) return this.store.dropInactive(item);
     const attemptedAt = new Date();
     const result = await this.send(item);
+    sent();
     const outcome = outcomeOf(result, delivery.retryStep, this.options.retryScheduleMs);
-    const deactivation = await this.store.record(item, attemptedAt, result, outcome, this.options.disableAfterMs);
+    const deactivation = await this.recorder.record({ leased: item, attemptedAt, result, outcome });
     if (deactivation) await this.webhooks.deactivate(webhook, deactivation);
   }
 

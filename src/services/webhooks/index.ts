@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeSink, WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import { DeliveryCursorCodec } from './delivery-cursor.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryLogService } from './delivery-log.service.js';
@@ -39,10 +40,10 @@ export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookFor
   const guard = new WebhookUrlGuard(config.webhookAllowedHosts);
   const webhooks = new WebhookService(dataSource, guard, deps.secrets, deps.tables, deps.watches, logger);
   const store = new DeliveryStore(dataSource);
-  const webhookDispatcher = new DeliveryDispatcher(store, webhooks, guard, new WebhookHttpSender(config.webhooks.timeoutMs), {
+  const recorder = new AttemptRecorder(dataSource, config.webhooks.disableAfterMs);
+  const webhookDispatcher = new DeliveryDispatcher(store, recorder, webhooks, guard, new WebhookHttpSender(config.webhooks.timeoutMs), {
     retryScheduleMs: config.webhooks.retryScheduleMs,
     timeoutMs: config.webhooks.timeoutMs,
-    disableAfterMs: config.webhooks.disableAfterMs,
     concurrency: config.webhooks.concurrency,
     logger,
   });

@@ -4,6 +4,7 @@ import { Webhook, WebhookDelivery } from '../../entities/index.js';
 import type { ChangeEvent, ChangeEventType, WatchedBase } from '../audit/change-event.js';
 import type { ChangeSink } from '../audit/change-pipeline.js';
 import { coalesce, eventBodyOf, type WebhookEventBody } from './event-body.js';
+import { insertRows } from './sql.js';
 import { firesOn, lineOf } from './webhook-rules.js';
 
 export interface CoalescingOptions {
@@ -19,8 +20,6 @@ interface Draft {
   body: WebhookEventBody;
   stored: boolean;
 }
-
-const INSERT_CHUNK = 100;
 
 /**
  * The webhook side of ingestion: inside the ingestion transaction, one delivery per change and matching active
@@ -129,8 +128,7 @@ export class WebhookChangeSink implements ChangeSink {
 
   private async save(manager: EntityManager, drafts: Draft[]): Promise<void> {
     for (const draft of drafts) draft.row.body = JSON.stringify(draft.body);
-    const fresh = drafts.filter((d) => !d.stored).map((d) => d.row);
-    for (let i = 0; i < fresh.length; i += INSERT_CHUNK) await manager.insert(WebhookDelivery, fresh.slice(i, i + INSERT_CHUNK));
+    await insertRows(manager, 'webhook_delivery', drafts.filter((d) => !d.stored).map((d) => columnsOf(d.row)));
     for (const { row } of drafts.filter((d) => d.stored)) {
       await manager.update(
         WebhookDelivery,
@@ -139,4 +137,25 @@ export class WebhookChangeSink implements ChangeSink {
       );
     }
   }
+}
+
+/** A new delivery as stored (its seq is generated). */
+function columnsOf(row: WebhookDelivery): Record<string, unknown> {
+  return {
+    id: row.id,
+    webhook_id: row.webhookId,
+    record_key: row.recordKey,
+    event_type: row.eventType,
+    body: row.body,
+    change_count: row.changeCount,
+    status: row.status,
+    attempts: row.attempts,
+    retry_step: row.retryStep,
+    next_attempt_at: row.nextAttemptAt.toISOString(),
+    coalesce_until: row.coalesceUntil?.toISOString() ?? null,
+    lease_token: null,
+    lease_until: null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
 }

@@ -14,6 +14,7 @@ import { targetOf, type WebhookTarget } from './webhook-rules.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How long the secret before a rotation keeps signing, as a second signature. */
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
+const OPENED_SECRETS_CACHED = 10_000;
 
 export interface CreateWebhookInput {
   baseId: string;
@@ -40,6 +41,7 @@ export interface TableLookup {
  */
 export class WebhookService implements WatchDemand {
   private readonly repository: Repository<Webhook>;
+  private readonly opened = new Map<string, string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -137,11 +139,22 @@ export class WebhookService implements WatchDemand {
 
   /** The plain secrets that sign a delivery now: the current one, then the previous one while it lives. */
   signingSecrets(webhook: Webhook, now = new Date()): string[] {
-    const secrets = [this.secrets.open(webhook.secret)];
+    const secrets = [this.open(webhook.secret)];
     if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) {
-      secrets.push(this.secrets.open(webhook.previousSecret));
+      secrets.push(this.open(webhook.previousSecret));
     }
     return secrets;
+  }
+
+  /** Opened secrets by sealed form: every delivery is signed, and opening costs a decryption. */
+  private open(sealed: string): string {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      if (this.opened.size >= OPENED_SECRETS_CACHED) this.opened.clear();
+      secret = this.secrets.open(sealed);
+      this.opened.set(sealed, secret);
+    }
+    return secret;
   }
 
   /** Ends a webhook (deleted, 410 Gone, failing too long): not active, pending deliveries failed, base released. */

@@ -1,0 +1,132 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { WebhookDeactivationReason } from '../../entities/index.js';
+import type { LeasedDelivery } from './delivery-store.js';
+import type { SendResult } from './http-sender.js';
+import type { AttemptOutcome } from './retry-policy.js';
+import { insertRows, runSql } from './sql.js';
+
+export interface FinishedAttempt {
+  leased: LeasedDelivery;
+  attemptedAt: Date;
+  result: SendResult;
+  outcome: AttemptOutcome;
+}
+
+interface Waiting extends FinishedAttempt {
+  resolve(reason: WebhookDeactivationReason | null): void;
+  reject(error: unknown): void;
+}
+
+const ERROR_LENGTH = 500;
+/** Attempts finishing within this window are stored in one transaction. */
+const GROUP_COMMIT_MS = 10;
+
+/**
+ * Stores finished attempts and where they leave their deliveries and webhooks. Attempts are written in groups
+ * (a group commit): a few statements per transaction instead of several per delivery, which is what bounded the
+ * delivery rate on SQLite.
+ */
+export class AttemptRecorder {
+  private queue: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly disableAfterMs: number,
+  ) {}
+
+  /** Resolves once stored, with the reason the webhook must now be deactivated, if any. */
+  record(attempt: FinishedAttempt): Promise<WebhookDeactivationReason | null> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...attempt, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setTimeout(() => void this.flush(), GROUP_COMMIT_MS);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        const reasons = await this.dataSource.transaction((manager) => this.write(manager, batch));
+        batch.forEach((item, i) => item.resolve(reasons[i] ?? null));
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    this.scheduled = false;
+  }
+
+  private async write(manager: EntityManager, batch: Waiting[]): Promise<Array<WebhookDeactivationReason | null>> {
+    const now = new Date().toISOString();
+    await insertRows(
+      manager,
+      'webhook_delivery_attempt',
+      batch.map(({ leased, attemptedAt, result }) => ({
+        delivery_seq: leased.delivery.seq,
+        attempted_at: attemptedAt.toISOString(),
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        error: result.error?.slice(0, ERROR_LENGTH) ?? null,
+      })),
+    );
+    await this.finish(manager, batch.filter((b) => b.outcome.kind === 'succeeded'), 'succeeded', now);
+    await this.finish(manager, batch.filter((b) => b.outcome.kind === 'failed' || b.outcome.kind === 'gone'), 'failed', now);
+    for (const { leased, outcome } of batch) {
+      if (outcome.kind !== 'retry') continue;
+      await runSql(
+        manager,
+        `UPDATE webhook_delivery SET attempts = attempts + 1, retry_step = :step, next_attempt_at = :at, lease_token = NULL,
+           lease_until = NULL, updated_at = :now WHERE seq = :seq AND lease_token = :token`,
+        {
+          step: leased.delivery.retryStep + 1,
+          at: new Date(Date.parse(now) + outcome.delayMs).toISOString(),
+          now,
+          seq: leased.delivery.seq,
+          token: leased.token,
+        },
+      );
+    }
+    const failingSince = await this.trackFailures(manager, batch, now);
+    return batch.map(({ leased, outcome }) => {
+      if (outcome.kind === 'gone') return 'gone';
+      const since = failingSince.get(leased.webhook.id);
+      return outcome.kind !== 'succeeded' && since && Date.parse(now) - Date.parse(since) >= this.disableAfterMs ? 'failing' : null;
+    });
+  }
+
+  /** Ends deliveries still leased by this process (a DELETE in the meantime may have ended them already). */
+  private async finish(manager: EntityManager, items: Waiting[], status: 'succeeded' | 'failed', now: string): Promise<void> {
+    if (!items.length) return;
+    await runSql(
+      manager,
+      `UPDATE webhook_delivery SET status = :status, attempts = attempts + 1, next_attempt_at = :now, lease_token = NULL,
+         lease_until = NULL, updated_at = :now WHERE seq IN (:...seqs) AND lease_token IN (:...tokens)`,
+      { status, now, seqs: items.map((i) => i.leased.delivery.seq), tokens: [...new Set(items.map((i) => i.leased.token))] },
+    );
+  }
+
+  /**
+   * A success clears a webhook's failing-since; a failure sets it unless set. Returns failing-since of the webhooks
+   * that failed in this batch without any success.
+   */
+  private async trackFailures(manager: EntityManager, batch: Waiting[], now: string): Promise<Map<string, string>> {
+    const succeeded = [...new Set(batch.filter((b) => b.outcome.kind === 'succeeded').map((b) => b.leased.webhook.id))];
+    const failed = [...new Set(batch.filter((b) => b.outcome.kind !== 'succeeded').map((b) => b.leased.webhook.id))].filter(
+      (id) => !succeeded.includes(id),
+    );
+    if (succeeded.length) {
+      await runSql(manager, 'UPDATE webhook SET failing_since = NULL WHERE id IN (:...ids) AND failing_since IS NOT NULL', { ids: succeeded });
+    }
+    if (!failed.length) return new Map();
+    await runSql(manager, 'UPDATE webhook SET failing_since = :now WHERE id IN (:...ids) AND failing_since IS NULL', { now, ids: failed });
+    const rows = await runSql<Array<{ id: string; failing_since: string | null }>>(
+      manager,
+      'SELECT id, failing_since FROM webhook WHERE id IN (:...ids)',
+      { ids: failed },
+    );
+    return new Map(rows.filter((r) => r.failing_since).map((r) => [r.id, r.failing_since!]));
+  }
+}
