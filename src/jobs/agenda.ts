@@ -49,7 +49,9 @@ export async function createScheduler(config: Config, dataSource: DataSource, se
 
   const auditJobs = defineAuditJobs(agenda, services, logger, {
     pollIntervalMs: config.audit.pollIntervalMs,
-    lockLifetimeMs: config.jobs.lockLifetimeMs,
+    // Short: a run left locked by a crashed process resumes within a minute. Overlapping runs are harmless (the
+    // ingestion's cursor check and the writer's atomic claims), so a long run outliving its lock does no damage.
+    lockLifetimeMs: Math.min(config.jobs.lockLifetimeMs, 60_000),
     ingestRetryDelayMs: Math.min(config.audit.pollIntervalMs, 30_000),
   });
 

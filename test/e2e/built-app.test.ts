@@ -8,6 +8,7 @@ import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
 import { ROOT, startBuiltService } from '../support/processes.js';
+import { startTestApp } from '../support/test-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basewatch-built-'));
 
@@ -68,4 +69,68 @@ describe('the built service (node dist/src/main.js)', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   }, 60_000);
+});
+
+describe('the built service killed while reading upstream changes', () => {
+  it('loses nothing and logs nothing twice after a SIGKILL while payloads are read (before the commit)', async () => {
+    // The upstream lives in another process (this test's app and its sandbox), so the service can die and restart.
+    const upstream = await startTestApp();
+    try {
+      const sandbox = upstream.running.sandbox!;
+      sandbox.faults.update({ rateLimitPerSecond: 1_000 });
+      const apiKey = generateApiKey();
+      const env = {
+        DATABASE_URL: `sqlite:${join(dir, 'audit-kill.sqlite')}`,
+        BOOTSTRAP_API_KEY: apiKey,
+        AIRTABLE_TOKEN: DEFAULT_SANDBOX_TOKEN,
+        AIRTABLE_API_URL: `${upstream.url}/sandbox/airtable`,
+        UPSTREAM_TIMEOUT_MS: '10000',
+        JOBS_PROCESS_EVERY_MS: '50',
+        // The killed process leaves its ingestion job locked: it is taken over once the lock has lapsed.
+        JOBS_LOCK_LIFETIME_MS: '2000',
+        AUDIT_POLL_INTERVAL_SECONDS: '1',
+      };
+      const bases = sandbox.store.listBases();
+      const watched = bases.find((b) => b.name === DEMO_BASES.marketing)!;
+      const log = bases.find((b) => b.name === DEMO_BASES.changeLog)!;
+      const first = await startBuiltService(env);
+      const http = createHttp(first.url, apiKey);
+      const created = await http('POST', '/monitoring-config', { body: { baseId: watched.id, monitoringBaseId: log.id } });
+      expect(created.status).toBe(201);
+      const configId = created.body.config.id as string;
+
+      // Payload reads now take 1.5 s: the service is killed while it holds the answer in flight, before any commit.
+      sandbox.faults.update({ latencyMs: 1_500 });
+      const table = watched.tables[0]!;
+      const payloadReads = () => sandbox.stats.recent.filter((r) => r.path.includes('/payloads')).length;
+      const readsBefore = payloadReads();
+      sandbox.store.createRecords(watched.id, table.id, [1, 2, 3].map((i) => ({ [table.primaryFieldId]: `Kill test ${i}` })));
+      const reading = () => payloadReads() > readsBefore;
+      const deadline = Date.now() + 10_000;
+      while (!reading() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(reading()).toBe(true);
+      expect((await http('GET', `/monitoring-config/${configId}/changes`)).body.records).toEqual([]);
+      await new Promise((r) => setTimeout(r, 1_200));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      sandbox.faults.update({ latencyMs: 0 });
+
+      const second = await startBuiltService(env);
+      const again = createHttp(second.url, apiKey);
+      const read = async () => (await again('GET', `/monitoring-config/${configId}/changes`)).body.records as Array<{ id: string; after: object; monitoringRecordId: string | null }>;
+      let records = await read();
+      for (let i = 0; i < 200 && !(records.length >= 3 && records.every((r) => r.monitoringRecordId)); i += 1) {
+        await new Promise((r) => setTimeout(r, 100));
+        records = await read();
+      }
+      await new Promise((r) => setTimeout(r, 1_500));
+      records = await read();
+      expect(records.map((r) => Object.values(r.after)[0]).sort()).toEqual(['Kill test 1', 'Kill test 2', 'Kill test 3']);
+      expect(sandbox.store.getTable(log.id, created.body.config.monitoringTableId)!.records.size).toBe(3);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  }, 90_000);
 });

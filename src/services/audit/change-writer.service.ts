@@ -8,6 +8,9 @@ import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 
+/** How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up. */
+const WRITE_LEASE_MS = 10 * 60_000;
+
 export interface ChangeWriterOptions {
   /** First retry delay after a failed write; doubles per attempt up to maxRetryDelayMs. */
   retryBaseDelayMs: number;
@@ -60,7 +63,8 @@ export class ChangeWriterService {
     try {
       written += await this.recoverUncertain(config);
     } catch (error) {
-      return { written, retryAt: await this.postpone(config, await outbox.findBy({ configId, batchToken: Not(IsNull()) }), error) };
+      const uncertain = await outbox.findBy({ configId, batchToken: Not(IsNull()), nextAttemptAt: LessThanOrEqual(new Date()) });
+      return { written, retryAt: await this.postpone(config, uncertain, error) };
     }
     for (;;) {
       const due = await outbox.find({
@@ -73,9 +77,17 @@ export class ChangeWriterService {
         return { written, retryAt: next?.nextAttemptAt ?? null };
       }
       const token = randomUUID();
-      await outbox.update({ entryId: In(due.map((r) => r.entryId)) }, { batchToken: token });
+      // Claimed atomically: another process draining the same config skips rows it did not claim.
+      await this.dataSource
+        .createQueryBuilder()
+        .update(ChangeOutbox)
+        .set({ batchToken: token, nextAttemptAt: new Date(Date.now() + WRITE_LEASE_MS) })
+        .where('entry_id IN (:...ids) AND batch_token IS NULL', { ids: due.map((r) => r.entryId) })
+        .execute();
+      const claimed = await outbox.find({ where: { batchToken: token }, order: { entryId: 'ASC' } });
+      if (!claimed.length) continue;
       const entries = await this.dataSource.getRepository(ChangeEntry).find({
-        where: { id: In(due.map((r) => r.entryId)) },
+        where: { id: In(claimed.map((r) => r.entryId)) },
         order: { id: 'ASC' },
       });
       try {
@@ -90,7 +102,8 @@ export class ChangeWriterService {
         const refused = isUpstreamRequestError(error) && (error.upstreamStatus ?? 0) >= 400;
         // A refusal wrote nothing; any other failure may have written the rows, so they keep their token.
         if (refused) await outbox.update({ batchToken: token }, { batchToken: null });
-        return { written, retryAt: await this.postpone(config, due, error) };
+        // A lost answer's write may still land upstream: look for it only after the longest retry delay.
+        return { written, retryAt: await this.postpone(config, claimed, error, !refused) };
       }
     }
   }
@@ -98,7 +111,12 @@ export class ChangeWriterService {
   /** Rows sent without a stored answer: found in the table → done; not found → sent again like any other. */
   private async recoverUncertain(config: MonitoringConfig): Promise<number> {
     const outbox = this.dataSource.getRepository(ChangeOutbox);
-    const uncertain = await outbox.findBy({ configId: config.id, batchToken: Not(IsNull()) });
+    // Only rows whose lease ran out: a live writer elsewhere may still be waiting for its answer.
+    const uncertain = await outbox.findBy({
+      configId: config.id,
+      batchToken: Not(IsNull()),
+      nextAttemptAt: LessThanOrEqual(new Date()),
+    });
     if (!uncertain.length) return 0;
     const wanted = new Set(uncertain.map((r) => String(r.entryId)));
     const found: Array<[number, string]> = [];
@@ -112,7 +130,7 @@ export class ChangeWriterService {
       }
     }
     await this.markWritten(found);
-    await outbox.update({ configId: config.id, batchToken: Not(IsNull()) }, { batchToken: null });
+    await outbox.update({ entryId: In(uncertain.map((r) => r.entryId)) }, { batchToken: null });
     this.options.logger.info(
       { configId: config.id, uncertain: uncertain.length, alreadyWritten: found.length },
       'changes table writes recovered',
@@ -130,9 +148,10 @@ export class ChangeWriterService {
     });
   }
 
-  private async postpone(config: MonitoringConfig, rows: ChangeOutbox[], error: unknown): Promise<Date> {
+  private async postpone(config: MonitoringConfig, rows: ChangeOutbox[], error: unknown, uncertain = false): Promise<Date> {
     const attempts = Math.max(0, ...rows.map((r) => r.attempts)) + 1;
-    const delay = Math.min(this.options.retryBaseDelayMs * 2 ** (attempts - 1), this.options.maxRetryDelayMs);
+    const backoff = this.options.retryBaseDelayMs * 2 ** (attempts - 1);
+    const delay = uncertain ? this.options.maxRetryDelayMs : Math.min(backoff, this.options.maxRetryDelayMs);
     const retryAt = new Date(Date.now() + delay);
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     await this.dataSource
