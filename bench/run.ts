@@ -6,12 +6,14 @@ import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
 import { runSchedulerBench } from './scheduler.bench.js';
 import { runSnapshotHistoryBench } from './snapshot-history.bench.js';
+import { runWebhookDeliveryBench } from './webhook-delivery.bench.js';
 
 const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   snapshots: runSnapshotHistoryBench,
   count: runCountUsageBench,
   scheduler: runSchedulerBench,
   ingest: runAuditIngestBench,
+  webhooks: runWebhookDeliveryBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */
