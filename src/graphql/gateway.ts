@@ -7,7 +7,9 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createContext, type GraphqlContext } from '../resolvers/context.js';
-import { EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
+import type { ChangeLogged } from '../resolvers/change.resolver.js';
+import { CHANGE_LOGGED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
+import { changeRecordOf } from '../resolvers/types/change.type.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { createErrorFormatter } from './errors.js';
@@ -35,6 +37,12 @@ interface GatewayDeps {
 export async function createGraphqlGateway({ config, services, logger }: GatewayDeps): Promise<GraphqlGateway> {
   const events = new EventHub();
   const stopFeeding = services.snapshots.onRecorded((event) => events.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
+  // Ingestion keeps its listeners for good (no way to remove one): this one goes quiet once the gateway stops.
+  let feedingChanges = true;
+  services.changeIngest.onEntriesLogged((configId, entries) => {
+    if (!feedingChanges || !events.hasSubscribers(CHANGE_LOGGED, configId)) return;
+    for (const entry of entries) events.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
+  });
   const schema = await buildGraphqlSchema(events);
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
@@ -68,6 +76,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     },
     stop: async () => {
       stopFeeding();
+      feedingChanges = false;
       await subscriptions?.close();
       await apollo.stop();
     },

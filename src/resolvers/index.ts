@@ -1,12 +1,17 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AirtableResolver } from './airtable.resolver.js';
+import { ChangeResolver } from './change.resolver.js';
+import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
+import { MonitoringConfigResolver } from './monitoring-config.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver } from './usage-base.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
+import { WebhookMutations } from './webhook.mutations.js';
+import { WebhookResolver } from './webhook.resolver.js';
 
-/** Every resolver class of the schema; new areas (monitoring configs, changes, webhooks) add theirs here. */
+/** Every resolver class of the schema; new areas add theirs here. */
 export const resolvers: NonEmptyArray<Function> = [
   NodeResolver,
   ViewerResolver,
@@ -14,4 +19,9 @@ export const resolvers: NonEmptyArray<Function> = [
   UsageBaseMutations,
   SnapshotDayResolver,
   AirtableResolver,
+  MonitoringConfigResolver,
+  MonitoringConfigMutations,
+  ChangeResolver,
+  WebhookResolver,
+  WebhookMutations,
 ];

@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
-import type { UsageBase } from '../entities/index.js';
+import type { MonitoringConfig, UsageBase, Webhook } from '../entities/index.js';
 import { isAppError } from '../errors.js';
 import type { AccountSummary } from '../services/account.service.js';
+import type { ChangeFilterQuery, ChangeRecord, ChangeWindow } from '../services/audit/change-query.service.js';
 import type { SnapshotDay } from '../services/snapshot.service.js';
 import type { Services } from '../services.js';
 import type { UpstreamBase, UpstreamTable } from '../upstream/types.js';
@@ -15,9 +16,24 @@ export interface Loaders {
   /** The tables of an upstream base; null when the upstream does not know the base. */
   airtableTables: DataLoader<string, UpstreamTable[] | null>;
   airtableBases(): Promise<UpstreamBase[]>;
+  /** The caller's monitoring config by REST id; null when missing or another account's. */
+  monitoringConfig: DataLoader<string, MonitoringConfig | null>;
+  /** The caller's active webhook by REST id; null when missing, deleted or another account's. */
+  webhook: DataLoader<string, Webhook | null>;
+  /** The first page of changes of configs (already access-checked): one statement for every config of a list. */
+  changeWindow: DataLoader<ChangeWindowKey, ChangeRecord[], string>;
+  /** A change of a config (already access-checked) by its REST id. */
+  change: DataLoader<{ configId: string; id: string }, ChangeRecord | null, string>;
 }
 
-export function createLoaders({ usageBases, snapshots, airtableLookup }: Services, account: AccountSummary | undefined): Loaders {
+/** A page of one config's changes without positions: the same filter and size for every config of a list. */
+export interface ChangeWindowKey extends Pick<ChangeWindow, 'limit' | 'end'> {
+  configId: string;
+  filter: ChangeFilterQuery;
+}
+
+export function createLoaders(services: Services, account: AccountSummary | undefined): Loaders {
+  const { usageBases, snapshots, airtableLookup, monitoringConfigs, webhooks, changeQueries } = services;
   let bases: Promise<UpstreamBase[]> | undefined;
   return {
     usageBase: new DataLoader(async (ids) => {
@@ -33,8 +49,54 @@ export function createLoaders({ usageBases, snapshots, airtableLookup }: Service
     }),
     airtableTables: new DataLoader(async (baseIds) => Promise.all(baseIds.map((id) => orNull(airtableLookup.listTables(id))))),
     airtableBases: () => (bases ??= airtableLookup.listBases()),
+    monitoringConfig: new DataLoader(async (ids) => {
+      if (!account) return ids.map(() => null);
+      if (ids.length === 1) return [await orNull(monitoringConfigs.get(account.id, ids[0]))];
+      const byId = new Map((await monitoringConfigs.list(account.id)).map((config) => [config.id, config]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    webhook: new DataLoader(async (ids) => {
+      if (!account) return ids.map(() => null);
+      if (ids.length === 1) return [await orNull(webhooks.getActive(account.id, ids[0]))];
+      const byId = new Map((await webhooks.list(account.id)).map((webhook) => [webhook.id, webhook]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    changeWindow: new DataLoader(
+      async (keys) => {
+        // Configs asked for with the same filter and size share one statement.
+        const groups = new Map<string, ChangeWindowKey[]>();
+        for (const key of keys) groups.set(windowGroup(key), [...(groups.get(windowGroup(key)) ?? []), key]);
+        const pages = new Map<string, ChangeRecord[]>();
+        await Promise.all(
+          [...groups.entries()].map(async ([group, members]) => {
+            const { filter, limit, end } = members[0];
+            const configIds = [...new Set(members.map((key) => key.configId))];
+            const byConfig = await changeQueries.windows(configIds, filter, { limit, end });
+            for (const [configId, records] of byConfig) pages.set(`${configId}:${group}`, records);
+          }),
+        );
+        return keys.map((key) => pages.get(`${key.configId}:${windowGroup(key)}`) ?? []);
+      },
+      { cacheKeyFn: (key) => `${key.configId}:${windowGroup(key)}` },
+    ),
+    change: new DataLoader(
+      async (keys) => {
+        const byConfig = new Map<string, string[]>();
+        for (const { configId, id } of keys) byConfig.set(configId, [...(byConfig.get(configId) ?? []), id]);
+        const found = new Map<string, ChangeRecord>();
+        await Promise.all(
+          [...byConfig.entries()].map(async ([configId, ids]) => {
+            for (const record of await changeQueries.byIds({ id: configId }, ids)) found.set(`${configId}:${record.id}`, record);
+          }),
+        );
+        return keys.map(({ configId, id }) => found.get(`${configId}:${id}`) ?? null);
+      },
+      { cacheKeyFn: ({ configId, id }) => `${configId}:${id}` },
+    ),
   };
 }
+
+const windowGroup = ({ filter, limit, end }: ChangeWindowKey) => JSON.stringify([filter, limit, end]);
 
 /** A look-up's result, or null for `not_found`; every other failure stays a failure. */
 async function orNull<T>(lookup: Promise<T>): Promise<T | null> {

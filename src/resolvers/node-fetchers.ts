@@ -4,8 +4,11 @@ import { fromGlobalId } from './relay/global-id.js';
 import type { Node } from './types/node.type.js';
 import { toAccountType } from './types/account.type.js';
 import { toAirtableBaseType, toAirtableTableType } from './types/airtable.type.js';
+import { toChangeType } from './types/change.type.js';
+import { toMonitoringConfigType } from './types/monitoring-config.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType } from './types/usage-base.type.js';
+import { toWebhookType } from './types/webhook.type.js';
 
 type NodeFetcher = (context: GraphqlContext, parts: string[]) => Promise<Node | null>;
 
@@ -40,6 +43,20 @@ const fetchers: Record<string, NodeFetcher> = {
   AirtableField: async (context, [baseId, tableId, fieldId]) => {
     const table = (await context.loaders.airtableTables.load(baseId))?.find((t) => t.id === tableId);
     return table ? (toAirtableTableType(baseId, table).fields.find((f) => f.restId === fieldId) ?? null) : null;
+  },
+  MonitoringConfig: async (context, [id]) => {
+    const config = await context.loaders.monitoringConfig.load(id);
+    return config && toMonitoringConfigType(config);
+  },
+  Change: async (context, [configId, id]) => {
+    if (!id || !(await context.loaders.monitoringConfig.load(configId))) return null;
+    const change = await context.loaders.change.load({ configId, id });
+    return change && toChangeType(configId, change);
+  },
+  // Active webhooks only: a deleted one is gone from GraphQL as from GET /webhooks.
+  Webhook: async (context, [id]) => {
+    const webhook = await context.loaders.webhook.load(id);
+    return webhook && toWebhookType(webhook);
   },
 };
 

@@ -2,12 +2,13 @@ import type { ZodType, z } from 'zod';
 import { invalidRequest } from '../errors.js';
 
 /**
- * Checks a mutation input with the schema of the matching REST body, so both answer the same values with the same
- * `invalid_request`. Fields left out or given as null count as not sent (GraphQL has no optional non-null input).
+ * Checks a mutation input (or another argument object) with the schema of the matching REST body or query, so both
+ * answer the same values with the same `invalid_request`. Fields left out or given as null count as not sent
+ * (GraphQL has no optional non-null input). `argument` names the argument in messages.
  */
-export function parseInput<S extends ZodType>(schema: S, fields: Record<string, unknown>): z.output<S> {
+export function parseInput<S extends ZodType>(schema: S, fields: Record<string, unknown>, argument = 'input'): z.output<S> {
   const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null));
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  throw invalidRequest(parsed.error.issues.map((issue) => `${['input', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '));
+  throw invalidRequest(parsed.error.issues.map((issue) => `${[argument, ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '));
 }

@@ -13,6 +13,11 @@ export class EventHub implements PubSub {
     this.emitter.emit(`${topic}:${String(id)}`, payload);
   }
 
+  /** Whether anyone listens, so a feed can skip preparing payloads nobody reads. */
+  hasSubscribers(topic: string, id: unknown): boolean {
+    return this.emitter.listenerCount(`${topic}:${String(id)}`) > 0;
+  }
+
   subscribe<T = unknown>(topic: string, id: unknown): AsyncIterableIterator<T> {
     const name = `${topic}:${String(id)}`;
     return eventStream<T>((push) => {
@@ -24,3 +29,4 @@ export class EventHub implements PubSub {
 
 /** Topics and their payloads. */
 export const SNAPSHOT_RECORDED = 'snapshotRecorded';
+export const CHANGE_LOGGED = 'changeLogged';

@@ -1,9 +1,24 @@
 import { connectionType } from '../relay/connection.type.js';
+import { ChangeType } from './change.type.js';
+import { MonitoringConfigType } from './monitoring-config.type.js';
 import { SnapshotDayType } from './snapshot.type.js';
 import { UsageBaseType } from './usage-base.type.js';
+import { WebhookDeliveryType, WebhookType } from './webhook.type.js';
 
 export const UsageBaseConnection = connectionType('UsageBase', UsageBaseType);
 export type UsageBaseConnection = InstanceType<typeof UsageBaseConnection>;
 
 export const SnapshotDayConnection = connectionType('SnapshotDay', SnapshotDayType);
 export type SnapshotDayConnection = InstanceType<typeof SnapshotDayConnection>;
+
+export const MonitoringConfigConnection = connectionType('MonitoringConfig', MonitoringConfigType);
+export type MonitoringConfigConnection = InstanceType<typeof MonitoringConfigConnection>;
+
+export const ChangeConnection = connectionType('Change', ChangeType);
+export type ChangeConnection = InstanceType<typeof ChangeConnection>;
+
+export const WebhookConnection = connectionType('Webhook', WebhookType);
+export type WebhookConnection = InstanceType<typeof WebhookConnection>;
+
+export const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDeliveryType);
+export type WebhookDeliveryConnection = InstanceType<typeof WebhookDeliveryConnection>;

@@ -23,6 +23,20 @@ export interface ChangeFilters extends Partial<Record<ColumnFilter, string>> {
   toInstant?: string;
   /** Strictly older than this (occurredAt, id). */
   after?: ChangePosition;
+  /** Strictly newer than this (occurredAt, id): the other end of a window read in both directions (GraphQL). */
+  before?: ChangePosition;
+}
+
+/** Newest first (REST's order) or, to read a window from its oldest end, oldest first. */
+export type PageOrder = 'desc' | 'asc';
+
+/** One config's page, for pagesSql. */
+export interface PageSpec {
+  configId: string;
+  filters: ChangeFilters;
+  lead: PageLead;
+  limit: number;
+  order: PageOrder;
 }
 
 export interface Sql {
@@ -57,8 +71,30 @@ const SELECTED = [
  * has no statistics unless ANALYZE ran and, given a day range, prefers the time index whatever the filter, so there
  * the leading index is also named (INDEXED BY); PostgreSQL's planner has its histograms.
  */
-export function pageSql(driver: Driver, configId: string, filters: ChangeFilters, lead: PageLead, limit: number): Sql {
+export function pageSql(driver: Driver, configId: string, filters: ChangeFilters, lead: PageLead, limit: number, order: PageOrder = 'desc'): Sql {
   const sql = new SqlBuilder(driver);
+  return sql.done(pageText(sql, { configId, filters, lead, limit, order }, SELECTED));
+}
+
+/**
+ * The pages of several configs in one statement (GraphQL: the first page of each config of a list), each row with
+ * its `config_id`. Each part is pageSql's own query, so each still walks its leading index.
+ */
+export function pagesSql(driver: Driver, pages: PageSpec[]): Sql {
+  const sql = new SqlBuilder(driver);
+  const parts = pages.map((page, i) => `SELECT * FROM (${pageText(sql, page, `e.config_id, ${SELECTED}`)}) p${i}`);
+  return sql.done(parts.join(' UNION ALL '));
+}
+
+/** Entries of one config by id (GraphQL node lookups). */
+export function entriesSql(driver: Driver, configId: string, ids: number[]): Sql {
+  const sql = new SqlBuilder(driver);
+  // Parameters in text order: SQLite's `?` are positional.
+  const config = sql.param(configId);
+  return sql.done(`SELECT ${SELECTED} FROM change_entry e WHERE e.config_id = ${config} AND e.id IN (${ids.map((id) => sql.param(id)).join(', ')})`);
+}
+
+function pageText(sql: SqlBuilder, { configId, filters, lead, limit, order }: PageSpec, columns: string): string {
   const byField = lead === 'fieldId';
   const [time, id] = byField ? ['f.occurred_at', 'f.entry_id'] : ['e.occurred_at', 'e.id'];
   const where: string[] = [];
@@ -78,21 +114,30 @@ export function pageSql(driver: Driver, configId: string, filters: ChangeFilters
   const from = byField
     ? `change_entry_field f${sql.indexedBy(lead)} JOIN change_entry e ON e.id = f.entry_id`
     : `change_entry e${sql.indexedBy(lead)}`;
-  return sql.done(`SELECT ${SELECTED} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${time} DESC, ${id} DESC LIMIT ${limit}`);
+  const direction = order === 'desc' ? 'DESC' : 'ASC';
+  return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${time} ${direction}, ${id} ${direction} LIMIT ${limit}`;
 }
 
 /**
- * The occurrence time of the `depth`-th newest entry matching one filter alone within the page's bounds: an
- * index-only walk of `depth` entries. None means fewer than that many match.
+ * The occurrence time of the `depth`-th newest entry (oldest, for `asc`) matching one filter alone within the page's
+ * bounds: an index-only walk of `depth` entries. None means fewer than that many match.
  */
-export function depthProbeSql(driver: Driver, configId: string, filters: ChangeFilters, lead: ColumnFilter | 'fieldId', depth: number): Sql {
+export function depthProbeSql(
+  driver: Driver,
+  configId: string,
+  filters: ChangeFilters,
+  lead: ColumnFilter | 'fieldId',
+  depth: number,
+  order: PageOrder = 'desc',
+): Sql {
   const sql = new SqlBuilder(driver);
+  const direction = order === 'desc' ? 'DESC' : 'ASC';
   if (lead === 'fieldId') {
     const where = [`f.config_id = ${sql.param(configId)}`, `f.field_id = ${sql.param(filters.fieldId)}`];
     where.push(...bounds(sql, filters, 'f.occurred_at', 'f.entry_id'));
     return sql.done(
       `SELECT f.occurred_at FROM change_entry_field f${sql.indexedBy(lead)} WHERE ${where.join(' AND ')} ` +
-        `ORDER BY f.occurred_at DESC, f.entry_id DESC LIMIT 1 OFFSET ${depth}`,
+        `ORDER BY f.occurred_at ${direction}, f.entry_id ${direction} LIMIT 1 OFFSET ${depth}`,
     );
   }
   const column = COLUMN_FILTERS[lead];
@@ -100,7 +145,7 @@ export function depthProbeSql(driver: Driver, configId: string, filters: ChangeF
   where.push(...bounds(sql, filters, 'e.occurred_at', 'e.id'));
   return sql.done(
     `SELECT e.occurred_at FROM change_entry e${sql.indexedBy(lead)} WHERE ${where.join(' AND ')} ` +
-      `ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1 OFFSET ${depth}`,
+      `ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT 1 OFFSET ${depth}`,
   );
 }
 
@@ -110,6 +155,7 @@ function bounds(sql: SqlBuilder, filters: ChangeFilters, time: string, id: strin
   if (filters.toInstant) where.push(`${time} < ${sql.param(filters.toInstant)}`);
   // A row value comparison is an index range on both SQLite and PostgreSQL.
   if (filters.after) where.push(`(${time}, ${id}) < (${sql.param(filters.after.occurredAt)}, ${sql.param(filters.after.id)})`);
+  if (filters.before) where.push(`(${time}, ${id}) > (${sql.param(filters.before.occurredAt)}, ${sql.param(filters.before.id)})`);
   return where;
 }
 

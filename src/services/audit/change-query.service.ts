@@ -3,8 +3,19 @@ import type { DataSource } from 'typeorm';
 import { invalidRequest, notFound } from '../../errors.js';
 import { canonicalTimeZone, isValidDay } from '../calendar.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
-import { ChangeCursorCodec } from './change-cursor.js';
-import { COLUMN_FILTERS, depthProbeSql, pageSql, type ChangeFilters, type ColumnFilter, type PageLead, type Sql } from './change-page-sql.js';
+import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
+import {
+  COLUMN_FILTERS,
+  depthProbeSql,
+  entriesSql,
+  pageSql,
+  pagesSql,
+  type ChangeFilters,
+  type ColumnFilter,
+  type PageLead,
+  type PageOrder,
+  type Sql,
+} from './change-page-sql.js';
 
 /**
  * How deep the probe that picks the leading index looks. The cost of a page led by a filter grows with how densely
@@ -63,6 +74,20 @@ export interface ChangeRecord {
 export interface ChangePage {
   records: ChangeRecord[];
   nextCursor?: string;
+}
+
+/** The filters of a change list without its paging (GraphQL pages with its own cursors). */
+export type ChangeFilterQuery = Omit<ChangeQuery, 'limit' | 'cursor'>;
+
+/** A stretch of a config's changes between two positions, read from either end (GraphQL's first/after, last/before). */
+export interface ChangeWindow {
+  /** Only changes strictly older than this position. */
+  olderThan?: ChangePosition;
+  /** Only changes strictly newer than this position. */
+  newerThan?: ChangePosition;
+  limit: number;
+  /** The newest `limit` changes of the window, or its oldest `limit`; returned newest first either way. */
+  end: 'newest' | 'oldest';
 }
 
 interface ChangeRow {
@@ -129,19 +154,64 @@ export class ChangeQueryService {
     return { records, nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurred_at, id: Number(last.id) }) };
   }
 
+  /** A window of the config's changes, newest first; pages with the same leading index as list(). */
+  async window(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRecord[]> {
+    const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
+    const filters = { ...this.filtersOf(query), after: window.olderThan, before: window.newerThan };
+    const lead = await this.leadFor(config.id, filters, order);
+    const rows = await this.run<ChangeRow>(pageSql(this.dataSource.driver, config.id, filters, lead, window.limit, order));
+    const records = rows.map(toChangeRecord);
+    return order === 'desc' ? records : records.reverse();
+  }
+
+  /**
+   * The same unbounded window (no positions) of several configs in ONE statement, by config id: a list of configs
+   * with their latest changes costs one page query, not one per config (only several filters add their probes).
+   */
+  async windows(configIds: string[], query: ChangeFilterQuery, window: Pick<ChangeWindow, 'limit' | 'end'>): Promise<Map<string, ChangeRecord[]>> {
+    const byConfig = new Map(configIds.map((id) => [id, [] as ChangeRecord[]]));
+    if (configIds.length === 0) return byConfig;
+    const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
+    const filters = this.filtersOf(query);
+    const pages = await Promise.all(
+      configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters, order), limit: window.limit, order })),
+    );
+    const rows = await this.run<ChangeRow & { config_id: string }>(pagesSql(this.dataSource.driver, pages));
+    for (const row of rows) byConfig.get(row.config_id)?.push(toChangeRecord(row));
+    for (const records of byConfig.values()) {
+      records.sort((a, b) => (a.occurredAt === b.occurredAt ? Number(b.id) - Number(a.id) : a.occurredAt < b.occurredAt ? 1 : -1));
+    }
+    return byConfig;
+  }
+
+  /** Changes of a config by id, in no particular order; ids it does not have are left out. */
+  async byIds(config: { id: string }, ids: string[]): Promise<ChangeRecord[]> {
+    const numeric = [...new Set(ids.filter((id) => /^[1-9]\d{0,14}$/.test(id)).map(Number))];
+    if (numeric.length === 0) return [];
+    return (await this.run<ChangeRow>(entriesSql(this.dataSource.driver, config.id, numeric))).map(toChangeRecord);
+  }
+
+  private filtersOf(query: ChangeFilterQuery): ChangeFilters {
+    return { ...pick(query, Object.keys(COLUMN_FILTERS) as ColumnFilter[]), fieldId: query.fieldId, ...instantBounds(query) };
+  }
+
   /**
    * The filter whose index leads the page. A database picks one index per table scan and, without per-value
    * statistics, would pick blindly; leading with a dense filter while a sparse one is given scans most of a million
    * entries. So each filter's density near the cursor is measured: the sparsest leads.
    */
-  private async leadFor(configId: string, filters: ChangeFilters): Promise<PageLead> {
+  private async leadFor(configId: string, filters: ChangeFilters, order: PageOrder = 'desc'): Promise<PageLead> {
     const given = LEAD_CANDIDATES.filter((name) => filters[name] !== undefined);
     if (given.length <= 1) return given[0] ?? 'time';
     let sparsest: { name: PageLead; reachedAt: string } | undefined;
+    // Reading oldest first, the sparsest filter is the one whose probe reaches furthest forward.
+    const further = (a: string, b: string) => (order === 'desc' ? a < b : a > b);
     for (const name of given) {
-      const [deepest] = await this.run<{ occurred_at: string }>(depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH));
+      const [deepest] = await this.run<{ occurred_at: string }>(
+        depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH, order),
+      );
       if (!deepest) return name;
-      if (!sparsest || deepest.occurred_at < sparsest.reachedAt) sparsest = { name, reachedAt: deepest.occurred_at };
+      if (!sparsest || further(deepest.occurred_at, sparsest.reachedAt)) sparsest = { name, reachedAt: deepest.occurred_at };
     }
     return sparsest!.name;
   }
@@ -152,7 +222,7 @@ export class ChangeQueryService {
 }
 
 /** `from`/`to` as whole days in the query's zone: [start of `from`, start of the day after `to`), as stored ISO text. */
-function instantBounds(query: ChangeQuery): Pick<ChangeFilters, 'fromInstant' | 'toInstant'> {
+function instantBounds(query: ChangeFilterQuery): Pick<ChangeFilters, 'fromInstant' | 'toInstant'> {
   const zone = canonicalTimeZone(query.timezone ?? 'utc');
   if (!zone) throw invalidRequest('timezone must be utc or an IANA time zone such as America/New_York');
   for (const day of [query.from, query.to]) {

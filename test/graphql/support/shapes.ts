@@ -45,3 +45,16 @@ export async function recordDays(app: TestApp, usageBaseId: string, dates: strin
     await app.running.services.snapshots.record(usageBaseId, date, tables, new Date());
   }
 }
+
+export const MONITORING_CONFIG_FIELDS =
+  'id restId baseId baseName workspaceId monitoringBaseId monitoringBaseName monitoringTableId monitoringTableName scope timezone createdAt updatedAt';
+export const CHANGE_FIELDS =
+  'id restId monitoringRecordId occurredAt eventType kind tableId tableName recordId fieldIds source userEmail userName before after';
+export const WEBHOOK_FIELDS = 'id restId baseId event tableId columnId webhookUrl coalesceUpdates createdAt updatedAt';
+export const DELIVERY_FIELDS =
+  'restId status eventType changeCount nextAttemptAt createdAt updatedAt payload attempts { attemptedAt statusCode durationMs error }';
+
+/** A GraphQL node in its REST shape: the REST id (`restId`) under the REST name, the global id dropped. */
+export function asRest<T extends { id?: string; restId: string }>({ id: _global, restId, ...fields }: T, idName = 'id') {
+  return { [idName]: restId, ...fields };
+}

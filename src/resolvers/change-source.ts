@@ -1,0 +1,28 @@
+import type { ChangePosition } from '../services/audit/change-cursor.js';
+import type { ChangeFilterQuery, ChangeRecord } from '../services/audit/change-query.service.js';
+import type { GraphqlContext } from './context.js';
+import type { KeysetSource } from './relay/paginate.js';
+import { toChangeType, type ChangeType } from './types/change.type.js';
+
+/**
+ * A config's logged changes as a keyset source, newest first like REST; the key is (occurredAt, id). A page without
+ * cursors goes through the DataLoader, so the configs of a list share one statement.
+ */
+export function changeSource(context: GraphqlContext, configId: string, filter: ChangeFilterQuery): KeysetSource<ChangeType, ChangePosition> {
+  const { changeQueries } = context.services;
+  const config = { id: configId };
+  const asNodes = (records: ChangeRecord[]) => records.map((record) => toChangeType(configId, record));
+  return {
+    keyOf: (change) => ({ occurredAt: change.occurredAt, id: Number(change.restId) }),
+    load: async ({ after, before, limit, from }) => {
+      const end = from === 'start' ? 'newest' : 'oldest';
+      if (after === undefined && before === undefined) return asNodes(await context.loaders.changeWindow.load({ configId, filter, limit, end }));
+      return asNodes(await changeQueries.window(config, filter, { olderThan: after, newerThan: before, limit, end }));
+    },
+    // Ids are integers, so (t, id − 1) and (t, id + 1) make the exclusive bounds inclusive of the cursor's own change.
+    existsAtOrBefore: async (key) =>
+      (await changeQueries.window(config, filter, { newerThan: { ...key, id: key.id - 1 }, limit: 1, end: 'oldest' })).length > 0,
+    existsAtOrAfter: async (key) =>
+      (await changeQueries.window(config, filter, { olderThan: { ...key, id: key.id + 1 }, limit: 1, end: 'newest' })).length > 0,
+  };
+}

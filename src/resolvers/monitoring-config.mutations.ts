@@ -1,0 +1,63 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { monitoringRoutes } from '../rest/monitoring.spec.js';
+import type { MonitoringScope } from '../services/audit/change-event.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import {
+  CreateMonitoringConfigInput,
+  CreateMonitoringConfigPayload,
+  DeleteMonitoringConfigInput,
+  DeleteMonitoringConfigPayload,
+  UpdateMonitoringConfigInput,
+  UpdateMonitoringConfigPayload,
+} from './monitoring-config.inputs.js';
+import { requireMonitoringConfig } from './monitoring-config.resolver.js';
+import { toGlobalId } from './relay/global-id.js';
+import { toMonitoringConfigType } from './types/monitoring-config.type.js';
+import { parseInput } from './validate-input.js';
+
+// Both routes declare a body; the REST router validates with the same schemas.
+const createBody = monitoringRoutes.create.body!;
+const updateBody = monitoringRoutes.update.body!;
+
+/** The REST writes of monitoring configs, with the same body schemas and error codes. */
+@Resolver()
+export class MonitoringConfigMutations {
+  @Mutation(() => CreateMonitoringConfigPayload, { description: 'Log a base’s changes into a Changes table (REST POST /monitoring-config)' })
+  async createMonitoringConfig(
+    @Arg('input', () => CreateMonitoringConfigInput) input: CreateMonitoringConfigInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<CreateMonitoringConfigPayload> {
+    const account = requireAccount(context);
+    const { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId } = input;
+    const body = parseInput(createBody, { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId });
+    const config = await context.services.monitoringConfigs.create(account.id, body);
+    return { clientMutationId: input.clientMutationId ?? null, monitoringConfig: toMonitoringConfigType(config) };
+  }
+
+  @Mutation(() => UpdateMonitoringConfigPayload, { description: 'Change scope or zone (REST PATCH /monitoring-config/{id})' })
+  async updateMonitoringConfig(
+    @Arg('input', () => UpdateMonitoringConfigInput) input: UpdateMonitoringConfigInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<UpdateMonitoringConfigPayload> {
+    const account = requireAccount(context);
+    const body = parseInput(updateBody, { scope: input.scope, timezone: input.timezone }) as { scope?: MonitoringScope; timezone?: string };
+    const { id } = await requireMonitoringConfig(context, input.id);
+    const config = await context.services.monitoringConfigs.update(account.id, id, body);
+    context.loaders.monitoringConfig.clear(id).prime(id, config);
+    return { clientMutationId: input.clientMutationId ?? null, monitoringConfig: toMonitoringConfigType(config) };
+  }
+
+  @Mutation(() => DeleteMonitoringConfigPayload, {
+    description: 'Stop logging; the logged changes go, the Changes table stays (REST DELETE /monitoring-config/{id})',
+  })
+  async deleteMonitoringConfig(
+    @Arg('input', () => DeleteMonitoringConfigInput) input: DeleteMonitoringConfigInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<DeleteMonitoringConfigPayload> {
+    const account = requireAccount(context);
+    const { id } = await requireMonitoringConfig(context, input.id);
+    await context.services.monitoringConfigs.remove(account.id, id);
+    context.loaders.monitoringConfig.clear(id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedMonitoringConfigId: toGlobalId('MonitoringConfig', id) };
+  }
+}

@@ -1,0 +1,80 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { z } from 'zod';
+import { invalidRequest, notFound } from '../errors.js';
+import { changeRoutes } from '../rest/changes.spec.js';
+import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
+import { changeSource } from './change-source.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { arraySource, compareTuples } from './relay/array-source.js';
+import { ConnectionArgs } from './relay/connection.type.js';
+import { connectionCost } from './relay/cost.js';
+import { cursorCodec } from './relay/cursor.js';
+import { restIdOf } from './relay/global-id.js';
+import { paginate } from './relay/paginate.js';
+import { ChangeFilterInput } from './types/change.type.js';
+import { ChangeConnection, MonitoringConfigConnection } from './types/connections.js';
+import { MonitoringConfigType, toMonitoringConfigType } from './types/monitoring-config.type.js';
+import { parseInput } from './validate-input.js';
+
+/** Default page sizes: 50 for lists, and REST's 50 changes. */
+const LIST_PAGE = 50;
+const CHANGE_PAGE = 50;
+
+@ArgsType()
+class ChangeConnectionArgs extends ConnectionArgs {
+  @Field(() => ChangeFilterInput, { nullable: true, description: 'The filters of REST GET …/changes (AND)' })
+  filter?: ChangeFilterInput | null;
+}
+
+/** A change's place in the order: its occurrence time (as stored, ISO with milliseconds) and its integer id. */
+const ChangePosition = z.strictObject({ occurredAt: z.iso.datetime({ precision: 3 }), id: z.number().int().positive().max(2 ** 48 - 1) });
+// The REST query checks the filters; its limit and cursor are GraphQL's first/after here.
+const changeQuery = changeRoutes.list.query!;
+
+@Resolver(() => MonitoringConfigType)
+export class MonitoringConfigResolver {
+  @Query(() => MonitoringConfigConnection, { description: 'The caller’s monitoring configs, oldest first', complexity: connectionCost(LIST_PAGE) })
+  async monitoringConfigs(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() context: GraphqlContext): Promise<MonitoringConfigConnection> {
+    const account = requireAccount(context);
+    const configs = await context.services.monitoringConfigs.list(account.id);
+    for (const config of configs) context.loaders.monitoringConfig.prime(config.id, config);
+    const source = arraySource(configs.map(toMonitoringConfigType), (c) => [c.createdAt.toISOString(), c.restId], compareTuples);
+    return paginate(args, source, cursorCodec('monitoring-configs', account.id, z.tuple([z.string(), z.string()])), LIST_PAGE);
+  }
+
+  @Query(() => MonitoringConfigType, { nullable: true, description: 'A monitoring config by global id or REST id; not_found when missing' })
+  async monitoringConfig(@Arg('id', () => ID) id: string, @Ctx() context: GraphqlContext): Promise<MonitoringConfigType> {
+    return toMonitoringConfigType(await requireMonitoringConfig(context, id));
+  }
+
+  @FieldResolver(() => ChangeConnection, {
+    description: 'Logged changes, newest first by occurrence time, ties by id (REST order)',
+    complexity: connectionCost(CHANGE_PAGE),
+  })
+  async changes(
+    @Root() config: MonitoringConfigType,
+    @Args(() => ChangeConnectionArgs) args: ChangeConnectionArgs,
+    @Ctx() context: GraphqlContext,
+  ): Promise<ChangeConnection> {
+    const filter = changeFilterOf(args.filter);
+    return paginate(args, changeSource(context, config.restId, filter), cursorCodec('changes', config.restId, ChangePosition), CHANGE_PAGE);
+  }
+}
+
+/** The filter argument checked as REST checks its query, in a fixed key order (configs with equal filters batch). */
+function changeFilterOf(input: ChangeFilterInput | null | undefined): ChangeFilterQuery {
+  const { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone } = parseInput(changeQuery, { ...input }, 'filter');
+  if (from && to && from > to) throw invalidRequest('filter: from must not be after to');
+  const filter = { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone };
+  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ChangeFilterQuery;
+}
+
+/** The caller's monitoring config for an id argument (global or REST id); `not_found` otherwise. */
+export async function requireMonitoringConfig(context: GraphqlContext, id: string) {
+  const account = requireAccount(context);
+  const restId = restIdOf(id, 'MonitoringConfig');
+  if (restId === undefined) throw notFound('Monitoring config');
+  const config = await context.loaders.monitoringConfig.load(restId);
+  if (!config || config.accountId !== account.id) throw notFound('Monitoring config');
+  return config;
+}

@@ -1,0 +1,68 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { webhookRoutes } from '../rest/webhooks.spec.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { toGlobalId } from './relay/global-id.js';
+import { toWebhookDeliveryType, toWebhookType } from './types/webhook.type.js';
+import { parseInput } from './validate-input.js';
+import {
+  CreateWebhookInput,
+  CreateWebhookPayload,
+  DeleteWebhookInput,
+  DeleteWebhookPayload,
+  RetryWebhookDeliveryInput,
+  RetryWebhookDeliveryPayload,
+  RotateWebhookSecretInput,
+  RotateWebhookSecretPayload,
+} from './webhook.inputs.js';
+import { requireWebhook } from './webhook.resolver.js';
+
+// The route declares a body; the REST router validates with the same schema.
+const createBody = webhookRoutes.create.body!;
+
+/** The REST writes of webhooks, with the same validation and error codes. */
+@Resolver()
+export class WebhookMutations {
+  @Mutation(() => CreateWebhookPayload, { description: 'Forward a base’s changes to a URL (REST POST /webhooks)' })
+  async createWebhook(@Arg('input', () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() context: GraphqlContext): Promise<CreateWebhookPayload> {
+    const account = requireAccount(context);
+    const { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates } = input;
+    const body = parseInput(createBody, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
+    const { webhook, secret } = await context.services.webhooks.create(account.id, body);
+    return { clientMutationId: input.clientMutationId ?? null, webhook: toWebhookType(webhook), secret };
+  }
+
+  @Mutation(() => DeleteWebhookPayload, { description: 'Stop a webhook; its delivery log stays (REST DELETE /webhooks/{webhookId})' })
+  async deleteWebhook(@Arg('input', () => DeleteWebhookInput) input: DeleteWebhookInput, @Ctx() context: GraphqlContext): Promise<DeleteWebhookPayload> {
+    const account = requireAccount(context);
+    const { id } = await requireWebhook(context, input.id);
+    await context.services.webhooks.remove(account.id, id);
+    context.loaders.webhook.clear(id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedWebhookId: toGlobalId('Webhook', id) };
+  }
+
+  @Mutation(() => RotateWebhookSecretPayload, { description: 'Replace the signing secret (REST POST /webhooks/{webhookId}/rotate-secret)' })
+  async rotateWebhookSecret(
+    @Arg('input', () => RotateWebhookSecretInput) input: RotateWebhookSecretInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<RotateWebhookSecretPayload> {
+    const account = requireAccount(context);
+    const { id } = await requireWebhook(context, input.id);
+    const secret = await context.services.webhooks.rotateSecret(account.id, id);
+    context.loaders.webhook.clear(id); // Its updatedAt moved.
+    const webhook = await requireWebhook(context, id);
+    return { clientMutationId: input.clientMutationId ?? null, webhook: toWebhookType(webhook), secret };
+  }
+
+  @Mutation(() => RetryWebhookDeliveryPayload, {
+    description: 'Send a delivery again now, with a fresh retry schedule (REST POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry)',
+  })
+  async retryWebhookDelivery(
+    @Arg('input', () => RetryWebhookDeliveryInput) input: RetryWebhookDeliveryInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<RetryWebhookDeliveryPayload> {
+    const account = requireAccount(context);
+    const webhook = await requireWebhook(context, input.webhookId);
+    const delivery = await context.services.webhookDeliveries.retry(account.id, webhook.id, input.deliveryId);
+    return { clientMutationId: input.clientMutationId ?? null, delivery: toWebhookDeliveryType(delivery), webhook: toWebhookType(webhook) };
+  }
+}
