@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { availableParallelism, loadavg } from 'node:os';
 import { runAuditIngestBench } from './audit-ingest.bench.js';
+import { runChangeLogBench } from './change-log.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   count: runCountUsageBench,
   scheduler: runSchedulerBench,
   ingest: runAuditIngestBench,
+  changes: runChangeLogBench,
   webhooks: runWebhookDeliveryBench,
 };
 
