@@ -83,10 +83,16 @@ export class DeliveryDispatcher {
 
   private async pump(): Promise<void> {
     if (this.looking) {
+      // Whatever the running look saw may be stale by now (an attempt stored since): it looks once more.
       this.lookAgain = true;
       return this.looking;
     }
-    this.looking = this.look().finally(() => {
+    this.looking = (async () => {
+      do {
+        this.lookAgain = false;
+        await this.look();
+      } while (this.lookAgain && this.running);
+    })().finally(() => {
       this.looking = undefined;
       this.notifySettled();
     });
@@ -95,14 +101,13 @@ export class DeliveryDispatcher {
 
   private async look(): Promise<void> {
     try {
-      do {
-        this.lookAgain = false;
+      for (;;) {
         const room = this.options.concurrency - this.inFlight;
         if (!this.running || room <= 0) return;
         const leased = await this.store.leaseDue(room, this.leaseMs());
         for (const item of leased) this.launch(item);
-        if (leased.length === room) this.lookAgain = true;
-      } while (this.lookAgain);
+        if (leased.length < room) break;
+      }
       await this.armTimer();
     } catch (error) {
       this.options.logger.warn({ err: safeError(error) }, 'looking for due webhook deliveries failed');
