@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendChanges } from '../support/change-entries.js';
+import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createGraphql } from './support/graphql-client.js';
 import { pastDays, recordDays } from './support/shapes.js';
@@ -28,20 +30,61 @@ async function accountWithBases(count: number) {
 const QUERY = `{ usageBases(first: 100) { edges { cursor node { id restId baseName
   latestSnapshot { id date totals { recordCount storageBytes } tables { tableId recordCount } usageBase { restId } } } } } }`;
 
-async function statementsFor(graphql: ReturnType<typeof createGraphql>) {
+async function statementsFor(graphql: ReturnType<typeof createGraphql>, query = QUERY) {
   await graphql('{ viewer { id } }');
   statements = [];
-  const res = await graphql(QUERY);
+  const res = await graphql(query);
   expect(res.errors).toBeUndefined();
-  return { bases: res.data.usageBases.edges.length, statements: [...statements] };
+  return { data: res.data, statements: [...statements] };
 }
 
 describe('DataLoaders', () => {
   it('answers 100 bases with their latest snapshots in as many SQL statements as 2 bases', async () => {
     const few = await statementsFor(await accountWithBases(2));
     const many = await statementsFor(await accountWithBases(100));
-    expect(few.bases).toBe(2);
-    expect(many.bases).toBe(100);
+    expect(few.data.usageBases.edges).toHaveLength(2);
+    expect(many.data.usageBases.edges).toHaveLength(100);
+    expect(many.statements.length).toBe(few.statements.length);
+    expect(many.statements.length).toBeLessThanOrEqual(4);
+  }, 120_000);
+});
+
+/** An account with `count` monitoring configs (made through REST), each with a few logged changes. */
+async function accountWithConfigs(count: number) {
+  const account = await app.newAccount(`${count} configs`);
+  const baseId = await upstreamBaseId(account.http, DEMO_BASES.catalog);
+  const monitoringBaseId = await upstreamBaseId(account.http, DEMO_BASES.changeLog);
+  for (let i = 0; i < count; i += 1) {
+    const created = await account.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
+    expect(created.status).toBe(201);
+    await appendChanges(app.running.dataSource, created.body.config.id, [
+      { occurredAt: '2026-05-01T10:00:00.000Z', eventType: 'record_create' },
+      { occurredAt: '2026-05-01T11:00:00.000Z', eventType: 'record_update', fieldIds: ['fldAAAAAAAAAAAAAA'] },
+      { occurredAt: '2026-05-01T12:00:00.000Z', eventType: 'record_update', before: { a: 1 }, after: { a: 2 } },
+      { occurredAt: '2026-05-01T12:00:00.000Z', eventType: 'record_delete' },
+    ]);
+  }
+  return createGraphql(app.url, account.apiKey);
+}
+
+const CONFIGS = `{ monitoringConfigs(first: 100) { edges { cursor node { restId scope
+  latest: changes(first: 2) { edges { cursor node { id restId eventType occurredAt before after monitoringConfig { restId } } } pageInfo { hasNextPage } }
+  updates: changes(last: 1, filter: { eventType: record_update }) { nodes { restId fieldIds } pageInfo { hasPreviousPage } } } } } }`;
+
+describe('DataLoaders over monitoring configs', () => {
+  it('answers 12 configs with two pages of changes each in as many SQL statements as 2 configs', async () => {
+    app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
+    const few = await statementsFor(await accountWithConfigs(2), CONFIGS);
+    const many = await statementsFor(await accountWithConfigs(12), CONFIGS);
+    expect(many.data.monitoringConfigs.edges).toHaveLength(12);
+    for (const { node } of many.data.monitoringConfigs.edges) {
+      expect(node.latest.edges.map((e: { node: { eventType: string } }) => e.node.eventType)).toEqual(['record_delete', 'record_update']);
+      expect(node.latest.edges[0].node.monitoringConfig).toEqual({ restId: node.restId });
+      expect(node.latest.pageInfo).toEqual({ hasNextPage: true });
+      expect(node.updates.nodes).toHaveLength(1);
+      expect(node.updates.nodes[0].fieldIds).toEqual(['fldAAAAAAAAAAAAAA']);
+      expect(node.updates.pageInfo).toEqual({ hasPreviousPage: true });
+    }
     expect(many.statements.length).toBe(few.statements.length);
     expect(many.statements.length).toBeLessThanOrEqual(4);
   }, 120_000);
