@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendChanges, newestFirst, type LoggedChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { createGraphql, type Graphql } from './support/graphql-client.js';
+import { createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { asRest, CHANGE_FIELDS } from './support/shapes.js';
 
 /**
@@ -71,21 +71,21 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
       const forward: unknown[] = [];
       let after: string | null = null;
       do {
-        const res = await graphql(CHANGES, { id: configId, filter, first: 6, after });
+        const res: GraphqlResponse = await graphql(CHANGES, { id: configId, filter, first: 6, after });
         expect(res.errors).toBeUndefined();
-        const page = res.data.monitoringConfig.changes;
-        forward.push(...page.edges.map((e: { node: { restId: string } }) => asRest(e.node)));
-        after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } = res.data.monitoringConfig.changes;
+        forward.push(...page.edges.map((e) => asRest(e.node)));
+        after = page.pageInfo.hasNextPage ? (page.pageInfo.endCursor as string) : null;
       } while (after);
       expect(forward).toEqual(want);
       const backward: unknown[] = [];
       let before: string | null = null;
       do {
-        const res = await graphql(CHANGES, { id: configId, filter, last: 6, before });
+        const res: GraphqlResponse = await graphql(CHANGES, { id: configId, filter, last: 6, before });
         expect(res.errors).toBeUndefined();
-        const page = res.data.monitoringConfig.changes;
-        backward.unshift(...page.edges.map((e: { node: { restId: string } }) => asRest(e.node)));
-        before = page.pageInfo.hasPreviousPage ? page.pageInfo.startCursor : null;
+        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } = res.data.monitoringConfig.changes;
+        backward.unshift(...page.edges.map((e) => asRest(e.node)));
+        before = page.pageInfo.hasPreviousPage ? (page.pageInfo.startCursor as string) : null;
       } while (before);
       expect(backward).toEqual(want);
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
+import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { asRest, MONITORING_CONFIG_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
@@ -106,8 +106,7 @@ describe('monitoringConfigs and monitoringConfig', () => {
     expect(all.errors).toBeUndefined();
     expect(all.data.monitoringConfigs.edges.map((e: { node: { restId: string } }) => asRest(e.node))).toEqual(rest);
     const restIds = rest.map((c: { id: string }) => c.id);
-    const ids = (res: { data: { monitoringConfigs: { edges: Array<{ node: { restId: string } }> } } }) =>
-      res.data.monitoringConfigs.edges.map((e) => e.node.restId);
+    const ids = (res: GraphqlResponse) => res.data.monitoringConfigs.edges.map((e: { node: { restId: string } }) => e.node.restId);
     const head = await graphql(LIST, { first: 2 });
     const tail = await graphql(LIST, { first: 100, after: head.data.monitoringConfigs.pageInfo.endCursor });
     expect([...ids(head), ...ids(tail)]).toEqual(restIds);

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { verifyStandardWebhook } from '../webhooks/support/standard-webhooks.js';
 import { allDeliveries, change, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from '../webhooks/support/webhook-support.js';
-import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
+import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { asRest, DELIVERY_FIELDS, WEBHOOK_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
@@ -115,7 +115,7 @@ describe('webhooks', () => {
       const byBase = await graphql(LIST, { baseId, first: 100 });
       expect(byBase.data.webhooks.edges.map((e: { node: WebhookNode }) => asRestWebhook(e.node))).toEqual(await restWebhooks(`?baseId=${table.baseId}`));
     }
-    const ids = (res: { data: { webhooks: { edges: Array<{ node: WebhookNode }> } } }) => res.data.webhooks.edges.map((e) => e.node.restId);
+    const ids = (res: GraphqlResponse) => res.data.webhooks.edges.map((e: { node: WebhookNode }) => e.node.restId);
     const head = await graphql(LIST, { first: 1 });
     const tail = await graphql(LIST, { first: 100, after: head.data.webhooks.pageInfo.endCursor });
     expect([...ids(head), ...ids(tail)]).toEqual(rest.map((w) => w.webhookId));
