@@ -57,7 +57,7 @@ export class ChangeType extends Node {
 }
 
 /** The filters of REST GET …/changes; they combine (AND). */
-@InputType('ChangeFilter')
+@InputType('ChangeFilter', { description: 'The filters of REST GET …/changes; they combine (AND)' })
 export class ChangeFilterInput {
   @Field(() => ChangeEventTypeEnum, { nullable: true })
   eventType?: ChangeEventType | null;
