@@ -18,6 +18,8 @@ export interface LoadOptions {
   acceptEncoding?: 'gzip' | 'identity';
   /** Defaults to defaultLoadGenerator(). */
   generator?: LoadGenerator;
+  /** A JSON body: each request is a POST with it (GraphQL operations); absent, a GET. */
+  body?: string;
 }
 
 export interface LoadResult {
@@ -28,6 +30,8 @@ export interface LoadResult {
   max: number;
   requestsPerSecond: number;
   completed: number;
+  /** Bytes received per response, headers included: the gzip form where it was asked for. */
+  wireBytesPerResponse: number;
   errors: number;
   non2xx: number;
   serverPeakRss?: number;
@@ -45,6 +49,7 @@ interface Run {
   max: number;
   completed: number;
   durationSeconds: number;
+  bytes: number;
   errors: number;
   non2xx: number;
   clientCpu: CpuTimes;
@@ -74,6 +79,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     max: run.max,
     requestsPerSecond: run.completed / run.durationSeconds,
     completed: run.completed,
+    wireBytesPerResponse: run.bytes / run.completed,
     errors: run.errors,
     non2xx: run.non2xx,
     serverPeakRss,
@@ -89,6 +95,7 @@ async function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
     acceptEncoding: options.acceptEncoding ?? 'identity',
     connections: options.connections,
     seconds,
+    body: options.body,
   });
   return { ...run, clientCpu: cpu };
 }
@@ -103,7 +110,12 @@ async function fireAutocannon(options: LoadOptions, seconds: number): Promise<Ru
         url: options.url,
         connections: options.connections,
         duration: seconds,
-        headers: { authorization: `Bearer ${options.apiKey}`, 'accept-encoding': options.acceptEncoding ?? 'identity' },
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          'accept-encoding': options.acceptEncoding ?? 'identity',
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(options.body === undefined ? {} : { method: 'POST' as const, body: options.body }),
       },
       (error: unknown, done) => (error ? reject(error) : resolve(done)),
     );
@@ -117,6 +129,7 @@ async function fireAutocannon(options: LoadOptions, seconds: number): Promise<Ru
     max: latencies[latencies.length - 1] ?? Number.NaN,
     completed: result.requests.total,
     durationSeconds: result.duration,
+    bytes: result.throughput.total,
     errors: result.errors,
     non2xx: result.non2xx,
     clientCpu: difference(ownCpuTimes(), clientBefore),

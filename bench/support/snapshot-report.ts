@@ -23,7 +23,7 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
   return {
     title,
     headers: [
-      ...['request', 'load generator', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'body', 'errors / non-2xx'],
+      ...['request', 'load generator', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'JSON body', 'on the wire (per response)', 'errors / non-2xx'],
       ...['server RSS (peak)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
     ],
     rows: measured.map(({ scenario, bodyBytes, load }) => [
@@ -36,6 +36,7 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
       ms(load.max),
       load.requestsPerSecond.toFixed(0),
       kib(bodyBytes),
+      kib(load.wireBytesPerResponse),
       `${load.errors} / ${load.non2xx}`,
       load.serverPeakRss === undefined ? 'n/a' : mib(load.serverPeakRss),
       cpuPerRequest(load),

@@ -12,6 +12,8 @@ export interface WrkRun {
   max: number;
   completed: number;
   durationSeconds: number;
+  /** Received, headers included. */
+  bytes: number;
   errors: number;
   /** Responses outside 2xx/3xx. */
   non2xx: number;
@@ -25,6 +27,8 @@ export interface WrkOptions {
   acceptEncoding: string;
   connections: number;
   seconds: number;
+  /** A JSON body: sent as a POST (GraphQL operations); absent, a GET. */
+  body?: string;
 }
 
 let available: boolean | undefined;
@@ -39,7 +43,7 @@ export function wrkAvailable(): boolean {
 export function runWrk(options: WrkOptions): Promise<WrkRun> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', REPORT_SCRIPT, options.url];
   const child = spawn('wrk', args, {
-    env: { ...process.env, WRK_AUTHORIZATION: options.authorization, WRK_ACCEPT_ENCODING: options.acceptEncoding },
+    env: { ...process.env, WRK_AUTHORIZATION: options.authorization, WRK_ACCEPT_ENCODING: options.acceptEncoding, WRK_BODY: options.body ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let cpu: CpuTimes = { userMs: 0, systemMs: 0 };
@@ -56,7 +60,7 @@ export function runWrk(options: WrkOptions): Promise<WrkRun> {
       clearInterval(sampler);
       const line = /^WRK_RESULT (.+)$/m.exec(stdout);
       if (code !== 0 || !line) return reject(new Error(`wrk exited with ${code}: ${stderr || stdout}`));
-      const r = JSON.parse(line[1]) as Record<'requests' | 'durationUs' | 'errors' | 'non2xx' | 'p50' | 'p90' | 'p99' | 'max', number>;
+      const r = JSON.parse(line[1]) as Record<'requests' | 'durationUs' | 'bytes' | 'errors' | 'non2xx' | 'p50' | 'p90' | 'p99' | 'max', number>;
       resolve({
         p50: r.p50 / 1000,
         p90: r.p90 / 1000,
@@ -64,6 +68,7 @@ export function runWrk(options: WrkOptions): Promise<WrkRun> {
         max: r.max / 1000,
         completed: r.requests,
         durationSeconds: r.durationUs / 1e6,
+        bytes: r.bytes,
         errors: r.errors,
         non2xx: r.non2xx,
         cpu,
