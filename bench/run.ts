@@ -3,6 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { runAuditIngestBench } from './audit-ingest.bench.js';
 import { runChangeLogBench } from './change-log.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
+import { runGraphqlVsRestBench } from './graphql-vs-rest.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
 import { runSchedulerBench } from './scheduler.bench.js';
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   ingest: runAuditIngestBench,
   changes: runChangeLogBench,
   webhooks: runWebhookDeliveryBench,
+  graphql: runGraphqlVsRestBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */

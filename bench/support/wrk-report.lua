@@ -2,6 +2,13 @@
 -- process list; done() prints one JSON line with the full latency distribution (microseconds) for the report.
 wrk.headers["Authorization"] = os.getenv("WRK_AUTHORIZATION")
 wrk.headers["Accept-Encoding"] = os.getenv("WRK_ACCEPT_ENCODING")
+-- A JSON body turns the request into a POST (GraphQL operations).
+local body = os.getenv("WRK_BODY")
+if body ~= nil and body ~= "" then
+  wrk.method = "POST"
+  wrk.body = body
+  wrk.headers["Content-Type"] = "application/json"
+end
 
 function done(summary, latency, requests)
   local e = summary.errors

@@ -33,11 +33,26 @@ export interface OperationToCheck {
 /** Introspection is the IDEs' own business: it is neither deep nor costly in the sense these limits guard. */
 const skipIntrospection: ComplexityEstimator = ({ field }) => (field.name.startsWith('__') ? 0 : undefined);
 
+/** Verdicts per parsed document (Apollo keeps one DocumentNode per query text), by operation name and variables. */
+const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError | undefined>>();
+const VERDICTS_PER_DOCUMENT = 100;
+
 /**
  * Depth and cost of an operation, checked before it runs. Cost is one per field, and a connection's selection counts
- * once per item it may return (`first`/`last`, else its default page size), so nested pages multiply.
+ * once per item it may return (`first`/`last`, else its default page size), so nested pages multiply. The verdict is
+ * remembered: measuring cost walks the whole operation, a tenth of the work of a typical page.
  */
-export function checkLimits({ schema, document, variables, operationName }: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
+export function checkLimits(operation: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
+  const key = JSON.stringify([operation.operationName ?? null, operation.variables ?? null, limits.maxDepth, limits.maxCost]);
+  let known = verdicts.get(operation.document);
+  if (known?.has(key)) return known.get(key);
+  const verdict = measureLimits(operation, limits);
+  if (!known || known.size >= VERDICTS_PER_DOCUMENT) verdicts.set(operation.document, (known = new Map()));
+  known.set(key, verdict);
+  return verdict;
+}
+
+function measureLimits({ schema, document, variables, operationName }: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
   const operation = selectOperation(document, operationName);
   if (!operation) return undefined;
   const fragments = new Map(

@@ -109,6 +109,9 @@ describe('depth and cost limits', () => {
     const cheap = await graphql(query, { n: 5 });
     expect(cheap.status).toBe(200);
     expect(cheap.errors).toBeUndefined();
+    // Verdicts are remembered per query text, by variables: the same text costs again what its variables make it.
+    expect(codesOf(await graphql(query, { n: 100 }))).toEqual(['invalid_request']);
+    expect((await graphql(query, { n: 5 })).errors).toBeUndefined();
   });
 
   it('runs nothing of a rejected mutation', async () => {
