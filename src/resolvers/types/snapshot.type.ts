@@ -54,19 +54,13 @@ export class SnapshotDayType extends Node {
   usageBaseId: string;
 }
 
+/** Field by field, and the stored tables as parsed: GraphQL reads only the declared fields of each. */
 export function toSnapshotDayType(usageBaseId: string, day: SnapshotDay): SnapshotDayType {
-  const tables = (JSON.parse(day.tablesJson) as TableCount[]).map(({ tableId, tableName, recordCount, storageBytes, fileCount }) => ({
-    tableId,
-    tableName,
-    recordCount,
-    storageBytes,
-    fileCount,
-  }));
-  return Object.assign(new SnapshotDayType(), {
-    id: toGlobalId('SnapshotDay', usageBaseId, day.date),
-    date: day.date,
-    tables,
-    totals: { ...day.totals },
-    usageBaseId,
-  });
+  const type = new SnapshotDayType();
+  type.id = toGlobalId('SnapshotDay', usageBaseId, day.date);
+  type.date = day.date;
+  type.tables = JSON.parse(day.tablesJson) as TableCount[];
+  type.totals = { ...day.totals };
+  type.usageBaseId = usageBaseId;
+  return type;
 }
