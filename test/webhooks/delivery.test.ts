@@ -174,7 +174,7 @@ describe('order and coalescing', () => {
     await feed(app, accountId, table.baseId, changes.slice(4));
 
     const requests = await receiver.waitFor(at, 8);
-    const valuesOf = (record: string) => requests.filter((r) => r.json.data.recordId === record).map((r) => r.json.data.current[f]);
+    const valuesOf = (record: string) => requests.filter((r) => r.json.data.recordId === record).map((r) => r.json.data.current?.[f]);
     expect(valuesOf(a)).toEqual([1, 2, 3, 4]);
     expect(valuesOf(b)).toEqual([-1, -2, -3, -4]);
     expect(receiver.maxInFlightByKey.get(`${at}:${a}`)).toBe(1);

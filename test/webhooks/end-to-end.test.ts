@@ -60,7 +60,7 @@ describe('webhook forwarding end to end', () => {
         current: { [primary.id]: 'Forwarded' },
       },
     });
-    expect(request!.json.data.previous[primary.id]).toEqual(record.fields[primary.name]);
+    expect(request!.json.data.previous?.[primary.id]).toEqual(record.fields[primary.name]);
   });
 
   it('forwards a table created upstream to a table_create webhook', async () => {

@@ -1,11 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WebhookEventBody } from '../../../src/services/webhooks/event-body.js';
 
 export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  json: any;
+  json: WebhookEventBody;
   receivedAt: number;
 }
 
@@ -37,12 +38,8 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(body);
-        } catch {
-          json = undefined;
-        }
+        // The service always sends JSON: a body that is not fails the test here.
+        const json = JSON.parse(body) as WebhookEventBody;
         const request: Received = { path: req.url ?? '', headers: req.headers, body, json, receivedAt: Date.now() };
         const index = this.received.push(request) - 1;
         const key = this.keyOf(request);

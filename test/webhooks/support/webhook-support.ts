@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ChangeEvent, ChangeEventType } from '../../../src/services/audit/change-event.js';
+import type { WebhookEventBody } from '../../../src/services/webhooks/event-body.js';
 import { DEMO_BASES, upstreamBaseId } from '../../support/factories.js';
 import type { Http } from '../../support/http.js';
 import type { TestApp } from '../../support/test-app.js';
@@ -93,7 +94,7 @@ export interface DeliveryJson {
   eventType: string;
   changeCount: number;
   nextAttemptAt: string | null;
-  payload: any;
+  payload: WebhookEventBody;
   attempts: Array<{ attemptedAt: string; statusCode: number | null; durationMs: number; error: string | null }>;
 }
 
