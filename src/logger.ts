@@ -5,9 +5,12 @@ export type { Logger };
 /** Logs carry an error's kind and message only: never its stack, the SQL and parameters a driver attaches, or headers. */
 export function safeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) {
-    // Already made safe (callers often pass `err: safeError(e)`, and pino's serializer runs it again).
+    // An error already turned into a plain object (`err: safeError(e)`, or pino's own serializer): its safe parts only.
     if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
-      return error as Record<string, unknown>;
+      const { type, message, code, cause } = error as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.entries({ type, message, code, cause: cause === undefined ? undefined : safeError(cause) }).filter(([, v]) => v !== undefined),
+      );
     }
     return { message: String(error) };
   }
