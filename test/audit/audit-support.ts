@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ChangeRecord } from '../../src/services/audit/change-query.service.js';
 import type { Http } from '../support/http.js';
 import type { SandboxApi } from '../support/sandbox-api.js';
 import type { TestApp } from '../support/test-app.js';
@@ -20,22 +21,6 @@ export function relaxSandboxRateLimit(app: TestApp): void {
   app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
 }
 
-export type ChangeRecord = {
-  id: string;
-  monitoringRecordId: string | null;
-  occurredAt: string;
-  eventType: string;
-  kind: string;
-  tableId: string;
-  tableName: string;
-  recordId: string | null;
-  fieldIds: string[];
-  source: string;
-  userEmail: string | null;
-  userName: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-};
 
 /** Every logged change of a config through endpoint 8, newest first. */
 export async function allChanges(http: Http, configId: string, query = ''): Promise<ChangeRecord[]> {
@@ -74,3 +59,5 @@ export async function tableRows(api: SandboxApi, baseId: string, tableId: string
   } while (offset);
   return rows;
 }
+
+export type { ChangeRecord };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_URL, admin } from '../support/postgres.js';
 import { appendChanges, newestFirst, type LoggedChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -11,21 +11,7 @@ import { asRest, CHANGE_FIELDS } from './support/shapes.js';
  * GraphQL's own change SQL on PostgreSQL ($n parameters): windows read oldest first, both keyset bounds, the
  * configs' first pages in one UNION ALL, entries by id. Skipped where no PostgreSQL answers, as postgres.test.ts.
  */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `basewatch_gql_${randomBytes(4).toString('hex')}`;
-
-async function admin(sql: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query(sql);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const available = await admin('SELECT 1');
 

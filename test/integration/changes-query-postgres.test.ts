@@ -1,27 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_URL, admin } from '../support/postgres.js';
 import { createRandom, pick } from '../../src/upstream/sandbox/prng.js';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The changes query's SQL on PostgreSQL ($n parameters, row-value keyset bounds, no index hints), as postgres.test.ts. */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
-
-async function admin(sql: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query(sql);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const available = await admin('SELECT 1');
 let app: TestApp;

@@ -1,25 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_URL, admin } from '../support/postgres.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** PostgreSQL runs on this machine's usual port; the test makes and drops a database of its own. */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
-
-async function admin(sql: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query(sql);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const available = await admin('SELECT 1');
 let app: TestApp;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ChangeEntry, ChangeEntryField } from '../../src/entities/index.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
+import type { ChangeRecord } from '../../src/services/audit/change-query.service.js';
 
 export interface SeedChange {
   occurredAt: string;
@@ -19,22 +20,7 @@ export interface SeedChange {
 }
 
 /** A logged change as GET …/changes answers it. */
-export interface LoggedChange {
-  id: string;
-  monitoringRecordId: string | null;
-  occurredAt: string;
-  eventType: string;
-  kind: string;
-  tableId: string;
-  tableName: string;
-  recordId: string | null;
-  fieldIds: string[];
-  source: string;
-  userEmail: string | null;
-  userName: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+export type LoggedChange = ChangeRecord;
 
 /**
  * Writes change entries of a config straight through the repositories, as ingestion stores them (an entry and one

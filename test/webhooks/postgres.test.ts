@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_URL, admin } from '../support/postgres.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Receiver } from './support/receiver.js';
 import { verifyStandardWebhook } from './support/standard-webhooks.js';
 import { allDeliveries, change, createWebhook, deliveryEnv, demoTable, eventually, feed, recordId } from './support/webhook-support.js';
 
 /** The delivery outbox's SQL on PostgreSQL (this machine's usual port; a database of the test's own). */
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `basewatch_webhooks_${randomBytes(4).toString('hex')}`;
-
-async function admin(sql: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query(sql);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 async function connectionsLeft(): Promise<number> {
   const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
