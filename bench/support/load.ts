@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { percentile } from './percentiles.js';
 import { ownCpuTimes, processCpuTimes, processRss, sampleRssPeak, type CpuTimes } from './process-stats.js';
-import { runWrk, wrkAvailable } from './wrk.js';
+import { runWrk, wrkAvailable, type WrkRun } from './wrk.js';
 
 /** wrk (C, one thread) is light enough to leave the server its core; autocannon (JS) is the fallback. */
 export type LoadGenerator = 'wrk' | 'autocannon';
@@ -41,19 +41,8 @@ export interface LoadResult {
   clientCpuShare: number;
 }
 
-/** What one measured run yields, whichever tool made it. Latencies in milliseconds. */
-interface Run {
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  completed: number;
-  durationSeconds: number;
-  bytes: number;
-  errors: number;
-  non2xx: number;
-  clientCpu: CpuTimes;
-}
+/** What one measured run yields, whichever tool made it (wrk's report is the shape). Latencies in milliseconds. */
+type Run = WrkRun;
 
 /** wrk when it is installed, unless BENCH_LOAD_GENERATOR=autocannon asks otherwise. */
 export function defaultLoadGenerator(): LoadGenerator {
@@ -88,8 +77,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-async function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
-  const { cpu, ...run } = await runWrk({
+function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
+  return runWrk({
     url: options.url,
     authorization: `Bearer ${options.apiKey}`,
     acceptEncoding: options.acceptEncoding ?? 'identity',
@@ -97,7 +86,6 @@ async function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
     seconds,
     body: options.body,
   });
-  return { ...run, clientCpu: cpu };
 }
 
 async function fireAutocannon(options: LoadOptions, seconds: number): Promise<Run> {

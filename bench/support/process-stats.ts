@@ -6,11 +6,6 @@ export function processRss(pid: number): number | undefined {
   return statusKib(pid, 'VmRSS');
 }
 
-/** The kernel's high-water mark of the process's resident set, in bytes. */
-export function processPeakRss(pid: number): number | undefined {
-  return statusKib(pid, 'VmHWM');
-}
-
 export interface CpuTimes {
   userMs: number;
   systemMs: number;

@@ -18,7 +18,7 @@ export interface WrkRun {
   /** Responses outside 2xx/3xx. */
   non2xx: number;
   /** wrk's own CPU time, sampled from /proc while it runs. */
-  cpu: CpuTimes;
+  clientCpu: CpuTimes;
 }
 
 export interface WrkOptions {
@@ -46,9 +46,9 @@ export function runWrk(options: WrkOptions): Promise<WrkRun> {
     env: { ...process.env, WRK_AUTHORIZATION: options.authorization, WRK_ACCEPT_ENCODING: options.acceptEncoding, WRK_BODY: options.body ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let cpu: CpuTimes = { userMs: 0, systemMs: 0 };
+  let clientCpu: CpuTimes = { userMs: 0, systemMs: 0 };
   // /proc/<pid> is gone once wrk exits, so its CPU time is read until then; the last 100 ms are its report.
-  const sample = () => (cpu = processCpuTimes(child.pid!) ?? cpu);
+  const sample = () => (clientCpu = processCpuTimes(child.pid!) ?? clientCpu);
   const sampler = setInterval(sample, 100);
   let stdout = '';
   let stderr = '';
@@ -71,7 +71,7 @@ export function runWrk(options: WrkOptions): Promise<WrkRun> {
         bytes: r.bytes,
         errors: r.errors,
         non2xx: r.non2xx,
-        cpu,
+        clientCpu,
       });
     });
   });

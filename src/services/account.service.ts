@@ -37,12 +37,8 @@ export class AccountService {
   async create(name: string): Promise<{ account: AccountSummary; apiKey: string }> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 255) throw invalidRequest('name must be 1–255 characters');
-    return this.dataSource.transaction(async (manager) => {
-      const account = await manager.save(Account, { id: randomUUID(), name: trimmed, createdAt: new Date() });
-      const apiKey = generateApiKey();
-      await manager.save(ApiKey, newKeyRow(account.id, apiKey));
-      return { account: { id: account.id, name: account.name }, apiKey };
-    });
+    const apiKey = generateApiKey();
+    return { account: await this.createAccountWithKey(trimmed, apiKey), apiKey };
   }
 
   async count(): Promise<number> {
@@ -97,10 +93,14 @@ export class AccountService {
       const account = await this.requireAccount(existing.accountId);
       return { account, created: false, revoked: existing.revokedAt !== null };
     }
+    return { account: await this.createAccountWithKey(accountName, apiKey), created: true, revoked: false };
+  }
+
+  private async createAccountWithKey(name: string, apiKey: string): Promise<AccountSummary> {
     return this.dataSource.transaction(async (manager) => {
-      const account = await manager.save(Account, { id: randomUUID(), name: accountName, createdAt: new Date() });
+      const account = await manager.save(Account, { id: randomUUID(), name, createdAt: new Date() });
       await manager.save(ApiKey, newKeyRow(account.id, apiKey));
-      return { account: { id: account.id, name: account.name }, created: true, revoked: false };
+      return { id: account.id, name: account.name };
     });
   }
 

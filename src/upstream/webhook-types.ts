@@ -108,11 +108,11 @@ export interface ListWebhookPayloadsOptions {
   limit?: number;
 }
 
-/** `none | read | comment | edit | create` today. */
 export interface WebhookUser {
   id: string;
   email: string;
   name?: string;
+  /** `none | read | comment | edit | create` today. */
   permissionLevel: string;
   profilePicUrl?: string;
 }
@@ -201,8 +201,6 @@ export interface TableCreated {
   fieldsById?: Record<string, FieldDefinition>;
   recordsById?: Record<string, CreatedRecord>;
 }
-
-export const WEBHOOK_ERROR_CODES = ['INVALID_FILTERS', 'INVALID_HOOK', 'INTERNAL_ERROR'] as const;
 
 /**
  * One payload (one transaction, or part of one: payloads of a split action share `timestamp`,

@@ -47,7 +47,8 @@ describe('sandbox list records', () => {
     }
     const withoutPrice = records.find((record) => !('Price' in record.fields));
     const withoutPhotos = records.find((record) => !('Photos' in record.fields));
-    expect(withoutPrice && withoutPhotos).toBeDefined();
+    expect(withoutPrice).toBeDefined();
+    expect(withoutPhotos).toBeDefined();
 
     const single = await harness.call<RecordBody>('GET', `${products}/${withoutPrice?.id}`);
     expect(single.status).toBe(200);

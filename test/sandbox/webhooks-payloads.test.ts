@@ -191,6 +191,6 @@ describe('sandbox webhook payloads', () => {
 
     const { payloads } = await payloadsOf(harness, baseId, webhookId);
     expect(payloads).toHaveLength(1);
-    expect(payloads[0].changedTablesById?.[products.id].createdRecordsById).toBeDefined();
+    expect(Object.keys(payloads[0].changedTablesById?.[products.id].createdRecordsById ?? {})).toEqual([created.body.id]);
   });
 });

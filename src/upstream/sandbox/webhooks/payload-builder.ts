@@ -17,7 +17,7 @@ import type {
   SandboxChange,
   TableCreatedChange,
 } from '../sandbox-change.types.js';
-import type { SandboxBase } from '../sandbox.types.js';
+import type { SandboxBase, SandboxTable } from '../sandbox.types.js';
 import { formPageIdFor, formViewIdFor } from './action-metadata.js';
 import type { ResolvedSpecification } from './webhook-specification.js';
 import { toV2Cells } from './v2-cell-values.js';
@@ -113,7 +113,7 @@ function recordChanges(
     }
     records = { createdRecordsById: created };
   } else if (change.kind === 'recordsUpdated') {
-    const changed = changedRecords(change, spec, base);
+    const changed = changedRecords(change, spec, base, table);
     if (!changed) return undefined;
     records = { changedRecordsById: changed };
   } else {
@@ -128,8 +128,8 @@ function changedRecords(
   change: RecordsUpdatedChange,
   spec: ResolvedSpecification,
   base: SandboxBase | undefined,
+  table: SandboxTable | undefined,
 ): Record<string, ChangedRecord> | undefined {
-  const table = base?.tables.find((candidate) => candidate.id === change.tableId);
   const watched = spec.filters.watchDataInFieldIds;
   const { includeCellValuesInFieldIds: included, includePreviousCellValues } = spec.includes;
   const changed: Record<string, ChangedRecord> = {};
