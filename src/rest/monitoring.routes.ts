@@ -3,7 +3,6 @@ import type { Services } from '../services.js';
 import { mount } from './http/route.js';
 import { toMonitoringConfigResponse } from './monitoring.mappers.js';
 import { monitoringRoutes as spec } from './monitoring.spec.js';
-import type { MonitoringScope } from '../services/audit/change-event.js';
 
 /** The upstream's pings, mounted before the JSON parser: the MAC is computed over the exact body bytes. */
 export function createNotificationRouter({ watches }: Services): Router {
@@ -28,9 +27,7 @@ export function createMonitoringRouter({ monitoringConfigs }: Services): Router 
     config: toMonitoringConfigResponse(await monitoringConfigs.get(account.id, params.id)),
   }));
   mount(router, spec.update, async ({ account, params, body }) => ({
-    config: toMonitoringConfigResponse(
-      await monitoringConfigs.update(account.id, params.id, body as { scope?: MonitoringScope; timezone?: string }),
-    ),
+    config: toMonitoringConfigResponse(await monitoringConfigs.update(account.id, params.id, body)),
   }));
   mount(router, spec.remove, async ({ account, params }) => monitoringConfigs.remove(account.id, params.id));
   return router;

@@ -10,8 +10,7 @@ import type { WatchDemand } from './audit/change-pipeline.js';
 import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/changes-table.js';
 import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
 import { isUniqueViolation } from './db-errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isServiceId } from './service-id.js';
 
 export interface CreateMonitoringConfigInput {
   baseId: string;
@@ -46,7 +45,7 @@ export class MonitoringConfigService implements WatchDemand {
   }
 
   async get(accountId: string, id: string): Promise<MonitoringConfig> {
-    if (!UUID.test(id)) throw notFound('Monitoring config');
+    if (!isServiceId(id)) throw notFound('Monitoring config');
     const config = await this.repository.findOneBy({ id, accountId });
     if (!config) throw notFound('Monitoring config');
     return config;

@@ -4,8 +4,7 @@ import { UsageBase } from '../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { isUniqueViolation } from './db-errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isServiceId } from './service-id.js';
 
 export interface CreateUsageBaseInput {
   baseId: string;
@@ -47,7 +46,7 @@ export class UsageBaseService {
   }
 
   async get(accountId: string, id: string): Promise<UsageBase> {
-    if (!UUID.test(id)) throw notFound('Usage base');
+    if (!isServiceId(id)) throw notFound('Usage base');
     const base = await this.repository.findOneBy({ id, accountId });
     if (!base) throw notFound('Usage base');
     return base;

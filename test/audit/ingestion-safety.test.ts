@@ -74,12 +74,12 @@ describe('ingestion: pings, replays, failures', () => {
     const mac = await macOf(raw);
     const answers = await Promise.all(Array.from({ length: 40 }, () => ping(mac, raw)));
     expect(answers.every((a) => a.status === 204)).toBe(true);
-    const records = await eventually(logged, (list) => list.length >= start + 1);
+    await eventually(logged, (list) => list.length >= start + 1);
     await new Promise((r) => setTimeout(r, 1_500));
     const after = await logged();
     expect(after).toHaveLength(start + 1);
     expect(new Set(after.map((r) => r.id)).size).toBe(after.length);
-    expect(records[0]!.after).toMatchObject({});
+    expect(Object.values(after[0]!.after ?? {})).toContain('Storm supplier');
   });
 
   it('loses nothing and logs nothing twice when a page fails after its payloads were fetched', async () => {

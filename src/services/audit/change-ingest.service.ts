@@ -57,6 +57,7 @@ export class ChangeIngestService {
     if (!watch || watch.status !== 'active') return total;
     const base: WatchedBase = { accountId: watch.accountId, baseId: watch.baseId };
     for (;;) {
+      const reading = watch;
       const page = await this.upstream.listWebhookPayloads(watch.baseId, watch.webhookId, {
         cursor: watch.payloadCursor,
         limit: PAYLOAD_PAGE,
@@ -64,22 +65,24 @@ export class ChangeIngestService {
       const payloads = page.payloads as PayloadLike[];
       const failedAt = payloads.findIndex((p) => p.error === true);
       const usable = failedAt === -1 ? payloads : payloads.slice(0, failedAt);
+      // An error payload is consumed (it carries no change) and ends this webhook's life.
+      const consumed = failedAt === -1 ? payloads.length : failedAt + 1;
       const names = JSON.parse(watch.tableNames) as TableNames;
       await this.learnTableNames(watch.baseId, usable, names);
       const changes = usable.flatMap((payload, i) =>
-        translatePayload(payload, `${watch!.webhookId}:${watch!.payloadCursor + i}`, names),
+        translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names),
       );
-      const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + failedAt + 1;
+      const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + consumed;
       let logged: Map<string, ChangeEntry[]>;
       try {
         logged = await this.dataSource.transaction((manager) =>
-          this.commitPage(manager, watch!, base, changes, nextCursor, names),
+          this.commitPage(manager, reading, base, changes, nextCursor, names),
         );
       } catch (error) {
         if (error instanceof CursorMoved) return total;
         throw error;
       }
-      total.payloads += failedAt === -1 ? payloads.length : failedAt + 1;
+      total.payloads += consumed;
       total.changes += changes.length;
       for (const [configId, entries] of logged) {
         total.entries += entries.length;
