@@ -1,4 +1,5 @@
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES } from '../services/audit/change-event.js';
+import { MAX_WEBHOOK_URL_LENGTH } from '../services/webhooks/url-guard.js';
 import { defineRoute } from './http/route.js';
 import { ServiceId, Timestamp, UpstreamBaseId, queryInteger } from './schemas.js';
 import { z } from './zod.js';
@@ -105,7 +106,7 @@ export const webhookRoutes = {
       event: Event,
       tableId: TableId.optional(),
       columnId: ColumnId.nullable().optional(),
-      webhookUrl: z.string().min(1).max(2048).openapi({ format: 'uri' }),
+      webhookUrl: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).openapi({ format: 'uri' }),
       coalesceUpdates: z.boolean().optional().openapi({ default: false }),
     }),
     success: {

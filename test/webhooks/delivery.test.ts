@@ -299,6 +299,7 @@ describe('GET /webhooks/{webhookId}/deliveries', () => {
     expect((await http('GET', `/webhooks/${webhook.webhookId}/deliveries?cursor=forged`)).status).toBe(400);
     expect((await http('GET', `/webhooks/${webhook.webhookId}/deliveries?limit=101`)).status).toBe(400);
     expect((await http('GET', `/webhooks/${webhook.webhookId}/deliveries?status=succeeded&limit=100`)).body.deliveries).toHaveLength(5);
+    expect((await http('GET', `/webhooks/${webhook.webhookId}/deliveries?status=failed`)).body.deliveries).toEqual([]);
     const [attempt] = first.body.deliveries[0].attempts;
     expect(attempt).toEqual({ attemptedAt: expect.stringMatching(/Z$/), statusCode: 200, durationMs: expect.any(Number), error: null });
   });

@@ -1,11 +1,10 @@
 import { In, LessThan, type DataSource } from 'typeorm';
 import { WebhookDelivery, WebhookDeliveryAttempt, type WebhookDeliveryStatus } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import { isServiceId } from '../service-id.js';
 import type { DeliveryCursorCodec } from './delivery-cursor.js';
 import type { WebhookEventBody } from './event-body.js';
 import type { WebhookService } from './webhook.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface DeliveryAttemptView {
   attemptedAt: Date;
@@ -73,12 +72,13 @@ export class DeliveryLogService {
   async retry(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.webhooks.getActive(accountId, webhookId);
     const repository = this.dataSource.getRepository(WebhookDelivery);
-    const delivery = UUID.test(deliveryId) ? await repository.findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    const delivery = isServiceId(deliveryId) ? await repository.findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
     if (!delivery) throw notFound('Delivery');
     const now = new Date();
-    await repository.update({ seq: delivery.seq }, { status: 'pending', retryStep: 0, nextAttemptAt: now, updatedAt: now });
+    const requeued = { status: 'pending', retryStep: 0, nextAttemptAt: now, updatedAt: now } as const;
+    await repository.update({ seq: delivery.seq }, requeued);
     this.wake();
-    const [view] = await this.withAttempts([(await repository.findOneBy({ seq: delivery.seq }))!]);
+    const [view] = await this.withAttempts([Object.assign(delivery, requeued)]);
     return view!;
   }
 

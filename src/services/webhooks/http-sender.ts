@@ -111,7 +111,7 @@ function describeStatus(status: number): string | null {
 }
 
 /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | null {
+function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | null {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

@@ -8,7 +8,7 @@ export function createSigningSecret(): string {
 }
 
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded part after `whsec_`. */
-export function signatureOf(secret: string, id: string, timestampSeconds: number, body: string): string {
+function signatureOf(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
 }

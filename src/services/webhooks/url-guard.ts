@@ -36,7 +36,7 @@ export class WebhookUrlGuard {
   }
 
   /** Checks the URL's form and scheme (no DNS); returns it parsed. */
-  parse(raw: string): URL {
+  private parse(raw: string): URL {
     if (raw.length > MAX_WEBHOOK_URL_LENGTH) throw new UnsafeWebhookUrl(`must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
     let url: URL;
     try {

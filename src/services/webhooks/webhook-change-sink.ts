@@ -46,9 +46,10 @@ export class WebhookChangeSink implements ChangeSink {
         }
         const coalescing = webhook.coalesceUpdates && change.eventType === 'record_update';
         if (coalescing) {
-          const key = `${webhook.id}:${lineOf(change)}`;
+          const line = lineOf(change);
+          const key = `${webhook.id}:${line}`;
           if (!openByLine.has(key)) {
-            const taken = await this.takeOver(manager, webhook.id, lineOf(change), now);
+            const taken = await this.takeOver(manager, webhook.id, line, now);
             if (taken) drafts.push(taken);
             openByLine.set(key, taken);
           }

@@ -2,7 +2,7 @@ import { invalidRequest } from '../../errors.js';
 import { CHANGE_EVENT_TYPES, type ChangeEvent, type ChangeEventType } from '../audit/change-event.js';
 
 /** The event types on which a webhook may name one column (CONTRACT §3). */
-export const COLUMN_EVENTS: readonly ChangeEventType[] = ['record_update', 'column_update', 'column_delete'];
+const COLUMN_EVENTS: readonly ChangeEventType[] = ['record_update', 'column_update', 'column_delete'];
 
 export interface WebhookTarget {
   event: ChangeEventType;

@@ -7,13 +7,13 @@ import type { UpstreamTable } from '../../upstream/types.js';
 import type { WatchedBase } from '../audit/change-event.js';
 import type { WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
+import { isServiceId } from '../service-id.js';
 import { createSigningSecret } from './signature.js';
 import { UnsafeWebhookUrl, type WebhookUrlGuard } from './url-guard.js';
 import { targetOf, type WebhookTarget } from './webhook-rules.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How long the secret before a rotation keeps signing, as a second signature. */
-export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
+const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 const OPENED_SECRETS_CACHED = 10_000;
 
 export interface CreateWebhookInput {
@@ -64,7 +64,7 @@ export class WebhookService implements WatchDemand {
 
   /** A webhook of the account, active or not (its delivery log outlives it). */
   async get(accountId: string, id: string): Promise<Webhook> {
-    const webhook = UUID.test(id) ? await this.repository.findOneBy({ id, accountId }) : null;
+    const webhook = isServiceId(id) ? await this.repository.findOneBy({ id, accountId }) : null;
     if (!webhook) throw notFound('Webhook');
     return webhook;
   }

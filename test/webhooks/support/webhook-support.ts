@@ -6,6 +6,9 @@ import { DEMO_BASES, upstreamBaseId } from '../../support/factories.js';
 import type { Http } from '../../support/http.js';
 import type { TestApp } from '../../support/test-app.js';
 
+/** Polls until `done` or the time-out: the audit tests' helper. */
+export { eventually } from '../../audit/audit-support.js';
+
 /** Jobs (and so the delivery dispatcher) run, with a retry schedule and windows short enough for tests. */
 export function deliveryEnv(receiverPort: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -109,13 +112,4 @@ export async function allDeliveries(http: Http, webhookId: string): Promise<Deli
     cursor = res.body.nextCursor;
   } while (cursor);
   return deliveries;
-}
-
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
