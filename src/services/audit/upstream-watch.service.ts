@@ -159,9 +159,12 @@ export class UpstreamWatchService {
   async maintain(): Promise<{ refreshed: number; recreated: number }> {
     let refreshed = 0;
     let recreated = 0;
+    // Accounts watching the same base share one listing of its webhooks.
+    const hooksOf = new Map<string, ReturnType<UpstreamClient['listWebhooks']>>();
     for (const watch of await this.listAll()) {
       try {
-        const hooks = await this.upstream.listWebhooks(watch.baseId);
+        if (!hooksOf.has(watch.baseId)) hooksOf.set(watch.baseId, this.upstream.listWebhooks(watch.baseId));
+        const hooks = await hooksOf.get(watch.baseId)!;
         const hook = hooks.find((h) => h.id === watch.webhookId);
         if (!hook || !hook.isHookEnabled || watch.status === 'error') {
           await this.recreate(watch, hook ? 'the upstream disabled the webhook' : 'the upstream webhook is gone');
