@@ -139,22 +139,17 @@ export class ChangeQueryService {
   }
 
   /** Newest first by (occurredAt, id); `nextCursor` only when an older match exists. */
-  async list(config: { id: string }, query: ChangeQuery): Promise<ChangePage> {
-    const filters: ChangeFilters = {
-      ...pick(query, Object.keys(COLUMN_FILTERS) as ColumnFilter[]),
-      fieldId: query.fieldId,
-      ...instantBounds(query),
-      after: query.cursor === undefined ? undefined : this.cursors.decode(config.id, query.cursor),
-    };
-    const lead = await this.leadFor(config.id, filters);
-    const rows = await this.run<ChangeRow>(pageSql(this.dataSource.driver, config.id, filters, lead, query.limit + 1));
-    const records = rows.slice(0, query.limit).map(toChangeRecord);
-    if (rows.length <= query.limit) return { records };
-    const last = rows[query.limit - 1];
-    return { records, nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurred_at, id: Number(last.id) }) };
+  async list(config: { id: string }, { limit, cursor, ...filter }: ChangeQuery): Promise<ChangePage> {
+    const olderThan = cursor === undefined ? undefined : this.cursors.decode(config.id, cursor);
+    // One more than the page: whether an older match exists comes with it.
+    const records = await this.window(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
+    if (records.length <= limit) return { records };
+    records.length = limit;
+    const last = records[limit - 1];
+    return { records, nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurredAt, id: Number(last.id) }) };
   }
 
-  /** A window of the config's changes, newest first; pages with the same leading index as list(). */
+  /** A window of the config's changes, newest first, led by the sparsest filter's index. */
   async window(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRecord[]> {
     const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
     const filters = { ...this.filtersOf(query), after: window.olderThan, before: window.newerThan };
