@@ -38,15 +38,7 @@ export async function allChanges(http: Http, configId: string, query = ''): Prom
   return records;
 }
 
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { eventually } from '../support/eventually.js';
 
 /** Every row of an upstream table, read through the sandbox API. */
 export async function tableRows(api: SandboxApi, baseId: string, tableId: string) {

@@ -7,7 +7,7 @@ import type { Http } from '../../support/http.js';
 import type { TestApp } from '../../support/test-app.js';
 
 /** Polls until `done` or the time-out: the audit tests' helper. */
-export { eventually } from '../../audit/audit-support.js';
+export { eventually } from '../../support/eventually.js';
 
 /** Jobs (and so the delivery dispatcher) run, with a retry schedule and windows short enough for tests. */
 export function deliveryEnv(receiverPort: number, extra: Record<string, string> = {}): Record<string, string> {
