@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
-import { invalidRequest, notFound } from '../errors.js';
+import { invalidRequest } from '../errors.js';
 import { changeRoutes } from '../rest/changes.spec.js';
 import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
 import { changeSource } from './change-source.js';
@@ -9,7 +9,7 @@ import { arraySource, compareTuples } from './relay/array-source.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
-import { restIdOf } from './relay/global-id.js';
+import { requireOwned } from './require-owned.js';
 import { paginate } from './relay/paginate.js';
 import { ChangeFilterInput } from './types/change.type.js';
 import { ChangeConnection, MonitoringConfigConnection } from './types/connections.js';
@@ -70,11 +70,5 @@ function changeFilterOf(input: ChangeFilterInput | null | undefined): ChangeFilt
 }
 
 /** The caller's monitoring config for an id argument (global or REST id); `not_found` otherwise. */
-export async function requireMonitoringConfig(context: GraphqlContext, id: string) {
-  const account = requireAccount(context);
-  const restId = restIdOf(id, 'MonitoringConfig');
-  if (restId === undefined) throw notFound('Monitoring config');
-  const config = await context.loaders.monitoringConfig.load(restId);
-  if (!config || config.accountId !== account.id) throw notFound('Monitoring config');
-  return config;
-}
+export const requireMonitoringConfig = (context: GraphqlContext, id: string) =>
+  requireOwned(context, id, 'MonitoringConfig', 'Monitoring config', context.loaders.monitoringConfig);

@@ -41,6 +41,7 @@ export class UsageBaseMutations {
     const body = parseInput(updateBody, { baseName, scheduledHour, timezone });
     const { id } = await requireUsageBase(context, input.id);
     const base = await context.services.usageBases.update(account.id, id, body);
+    context.loaders.usageBase.clear(id).prime(id, base);
     return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
   }
 
@@ -55,9 +56,8 @@ export class UsageBaseMutations {
 
   @Mutation(() => RunUsageCountPayload, { description: 'Count every table now (REST POST /usage/bases/{id}/run)' })
   async runUsageCount(@Arg('input', () => RunUsageCountInput) input: RunUsageCountInput, @Ctx() context: GraphqlContext) {
-    const account = requireAccount(context);
     const base = await requireUsageBase(context, input.id);
-    const result = await context.services.usageCounts.count(account.id, base.id);
+    const result = await context.services.usageCounts.countTracked(base);
     const date = result.snapshotDate;
     const [day] = await context.services.snapshots.range(base, { from: date, to: date, limit: 1, order: 'newest' });
     context.loaders.latestSnapshot.clear(base.id);

@@ -1,14 +1,14 @@
 import { LocalDateResolver } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
-import { invalidRequest, notFound } from '../errors.js';
+import { invalidRequest } from '../errors.js';
 import { isValidDay } from '../services/calendar.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { compareTuples, arraySource } from './relay/array-source.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
-import { restIdOf } from './relay/global-id.js';
+import { requireOwned } from './require-owned.js';
 import { paginate } from './relay/paginate.js';
 import { snapshotSource } from './snapshot-source.js';
 import { SnapshotDayConnection, UsageBaseConnection } from './types/connections.js';
@@ -79,11 +79,5 @@ export class UsageBaseResolver {
 }
 
 /** The caller's usage base for an id argument (global or REST id); `not_found` otherwise. */
-export async function requireUsageBase(context: GraphqlContext, id: string) {
-  const account = requireAccount(context);
-  const restId = restIdOf(id, 'UsageBase');
-  if (restId === undefined) throw notFound('Usage base');
-  const base = await context.loaders.usageBase.load(restId);
-  if (!base || base.accountId !== account.id) throw notFound('Usage base');
-  return base;
-}
+export const requireUsageBase = (context: GraphqlContext, id: string) =>
+  requireOwned(context, id, 'UsageBase', 'Usage base', context.loaders.usageBase);

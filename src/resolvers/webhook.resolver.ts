@@ -1,6 +1,6 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
-import { invalidRequest, notFound } from '../errors.js';
+import { invalidRequest } from '../errors.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { deliveryPage } from './delivery-pages.js';
 import { arraySource, compareTuples } from './relay/array-source.js';
@@ -8,6 +8,7 @@ import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
 import { restIdOf } from './relay/global-id.js';
+import { requireOwned } from './require-owned.js';
 import { MAX_PAGE_SIZE, paginate } from './relay/paginate.js';
 import { WebhookConnection, WebhookDeliveryConnection } from './types/connections.js';
 import { toWebhookType, WebhookDeliveryStatus, WebhookType } from './types/webhook.type.js';
@@ -63,11 +64,5 @@ export class WebhookResolver {
 }
 
 /** The caller's active webhook for an id argument (global or REST id); `not_found` otherwise. */
-export async function requireWebhook(context: GraphqlContext, id: string) {
-  const account = requireAccount(context);
-  const restId = restIdOf(id, 'Webhook');
-  if (restId === undefined) throw notFound('Webhook');
-  const webhook = await context.loaders.webhook.load(restId);
-  if (!webhook || webhook.accountId !== account.id) throw notFound('Webhook');
-  return webhook;
-}
+export const requireWebhook = (context: GraphqlContext, id: string) =>
+  requireOwned(context, id, 'Webhook', 'Webhook', context.loaders.webhook);
