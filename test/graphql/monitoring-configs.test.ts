@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
+import { PAGE_INFO } from './support/pages.js';
 import { asRest, MONITORING_CONFIG_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
@@ -29,7 +30,6 @@ const UPDATE = `mutation($input: UpdateMonitoringConfigInput!) { updateMonitorin
   clientMutationId monitoringConfig { ${MONITORING_CONFIG_FIELDS} } } }`;
 const DELETE = `mutation($input: DeleteMonitoringConfigInput!) { deleteMonitoringConfig(input: $input) { clientMutationId deletedMonitoringConfigId } }`;
 const ONE = `query($id: ID!) { monitoringConfig(id: $id) { ${MONITORING_CONFIG_FIELDS} } }`;
-const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 const LIST = `query($first: Int, $after: String, $last: Int, $before: String) {
   monitoringConfigs(first: $first, after: $after, last: $last, before: $before) { edges { cursor node { ${MONITORING_CONFIG_FIELDS} } } ${PAGE_INFO} } }`;
 

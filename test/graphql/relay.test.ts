@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
+import { expectCompleteWalk, PAGE_INFO, type Page as GraphqlPage } from './support/pages.js';
 import { asRestDay, pastDays, recordDays, SNAPSHOT_DAY_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
@@ -20,15 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 const SNAPSHOTS = `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String, $from: LocalDate, $to: LocalDate) {
   usageBase(id: $id) { snapshots(first: $first, after: $after, last: $last, before: $before, from: $from, to: $to) {
     edges { cursor node { ${SNAPSHOT_DAY_FIELDS} } } ${PAGE_INFO} } } }`;
 
-interface Page {
-  edges: Array<{ cursor: string; node: { date: string; tables: unknown[]; totals: unknown } }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
+type Page = GraphqlPage<{ date: string; tables: unknown[]; totals: unknown }>;
 
 async function snapshots(args: Record<string, unknown>, client = graphql): Promise<Page> {
   const res = await client(SNAPSHOTS, { id: base.id, ...args });
@@ -60,17 +57,7 @@ describe('UsageBase.snapshots (Relay Cursor Connections)', () => {
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
     } while (after);
     expect(seen).toEqual(await restDays());
-    expect(pages.map((p) => p.edges.length)).toEqual([20, 20, 20, 15]);
-    expect(pages.map((p) => [p.pageInfo.hasPreviousPage, p.pageInfo.hasNextPage])).toEqual([
-      [false, true],
-      [true, true],
-      [true, true],
-      [true, false],
-    ]);
-    for (const page of pages) {
-      expect(page.pageInfo.startCursor).toBe(page.edges[0].cursor);
-      expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)!.cursor);
-    }
+    expectCompleteWalk(pages, [20, 20, 20, 15]);
   });
 
   it('walks backward with last/before through the same days, each page in REST order', async () => {
@@ -82,13 +69,7 @@ describe('UsageBase.snapshots (Relay Cursor Connections)', () => {
       before = page.pageInfo.hasPreviousPage ? page.pageInfo.startCursor : null;
     } while (before);
     expect(pages.flatMap((p) => p.edges.map((e) => asRestDay(e.node)))).toEqual(await restDays());
-    expect(pages.map((p) => p.edges.length)).toEqual([15, 20, 20, 20]);
-    expect(pages.map((p) => [p.pageInfo.hasPreviousPage, p.pageInfo.hasNextPage])).toEqual([
-      [false, true],
-      [true, true],
-      [true, true],
-      [true, false],
-    ]);
+    expectCompleteWalk(pages, [15, 20, 20, 20]);
   });
 
   it('pages within from/to in both directions, as REST bounds them', async () => {

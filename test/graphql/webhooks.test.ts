@@ -4,6 +4,7 @@ import { Receiver } from '../webhooks/support/receiver.js';
 import { verifyStandardWebhook } from '../webhooks/support/standard-webhooks.js';
 import { allDeliveries, change, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from '../webhooks/support/webhook-support.js';
 import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
+import { expectCompleteWalk, PAGE_INFO } from './support/pages.js';
 import { asRest, DELIVERY_FIELDS, WEBHOOK_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
@@ -33,7 +34,6 @@ const DELETE = 'mutation($input: DeleteWebhookInput!) { deleteWebhook(input: $in
 const ROTATE = `mutation($input: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $input) { clientMutationId secret webhook { ${WEBHOOK_FIELDS} } } }`;
 const RETRY = `mutation($input: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $input) {
   clientMutationId delivery { ${DELIVERY_FIELDS} } webhook { restId } } }`;
-const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 const LIST = `query($baseId: ID, $first: Int, $after: String, $last: Int, $before: String) {
   webhooks(baseId: $baseId, first: $first, after: $after, last: $last, before: $before) { edges { cursor node { ${WEBHOOK_FIELDS} } } ${PAGE_INFO} } }`;
 const DELIVERIES = `query($id: ID!, $first: Int, $after: String, $status: WebhookDeliveryStatus) { node(id: $id) { ... on Webhook {
@@ -170,11 +170,7 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
     const walked = pages.flatMap((p) => p.edges.map((e: { node: { restId: string } }) => asRest(e.node)));
     expect(walked).toEqual(rest);
     expect(walked[0].attempts).toEqual([expect.objectContaining({ statusCode: 200, error: null })]);
-    expect(pages.map((p) => [p.edges.length, p.pageInfo.hasPreviousPage, p.pageInfo.hasNextPage])).toEqual([
-      [2, false, true],
-      [2, true, true],
-      [1, true, false],
-    ]);
+    expectCompleteWalk(pages, [2, 2, 1]);
     // A cursor inside a page continues right after its edge.
     const fromInside = await page({ first: 3, after: first.edges[0].cursor });
     expect(fromInside.edges.map((e: { node: { restId: string } }) => e.node.restId)).toEqual(rest.slice(1, 4).map((d) => d.id));
