@@ -3,10 +3,10 @@ import type { Services } from '../services.js';
 import { mount } from './http/route.js';
 import { changeRoutes as spec } from './changes.spec.js';
 
-export function createChangesRouter({ changeQueries }: Services): Router {
+export function createChangesRouter({ monitoringConfigs, changeQueries }: Services): Router {
   const router = Router();
   mount(router, spec.list, async ({ account, params, query }) => {
-    const config = await changeQueries.logOf(account.id, params.id);
+    const config = await monitoringConfigs.logTarget(account.id, params.id);
     const { records, nextCursor } = await changeQueries.list(config, query);
     return {
       configId: config.id,
