@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import { ERROR_STATUS, isAppError } from '../errors.js';
 import { safeError, type Logger } from '../logger.js';
 
@@ -38,6 +38,3 @@ export function createErrorFormatter(logger: Logger): ErrorFormatter {
     return { message: 'Internal server error', ...where, extensions: { code: 'internal' } };
   };
 }
-
-/** The same shaping for errors produced outside Apollo (graphql-ws). */
-export const formatWith = (format: ErrorFormatter) => (error: GraphQLError) => format(error.toJSON(), error);
