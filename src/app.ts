@@ -1,10 +1,9 @@
 import express, { type Express } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
-import { safeError, type Logger } from './logger.js';
+import type { Logger } from './logger.js';
 import type { Agenda } from 'agenda';
 import type { GraphqlGateway } from './graphql/gateway.js';
 import { createAdminRouter } from './rest/admin.routes.js';
@@ -12,6 +11,7 @@ import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { errorHandler, renderError } from './rest/http/error-handler.js';
+import { requestLog } from './rest/http/request-log.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
 import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
 import { createUsageRouter } from './rest/usage.routes.js';
@@ -41,19 +41,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
   app.set('etag', false);
 
-  app.use(
-    pinoHttp({
-      logger,
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        err: safeError,
-      },
-      customLogLevel: (req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : req.url?.startsWith('/sandbox/') ? 'debug' : 'info',
-      customProps: (_req, res) => ({ accountId: res.locals?.account?.id }),
-    }),
-  );
+  app.use(requestLog(logger));
   app.use((_req, res, next) => {
     if (!isShuttingDown()) return next();
     res.setHeader('Connection', 'close');

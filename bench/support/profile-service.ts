@@ -8,20 +8,26 @@ export interface ServiceProfile {
   load: LoadResult;
 }
 
-/** Serves `path` to one client at a time from a built service run under `--cpu-prof`, and splits its main-thread time. */
+export interface ProfileLoad {
+  connections: number;
+  acceptEncoding?: 'gzip' | 'identity';
+}
+
+/** Serves `path` under `load` from a built service run under `--cpu-prof`, and splits its main-thread time. */
 export async function profileService(
   env: Record<string, string>,
   path: string,
   apiKey: string,
   dir: string,
   seconds: number,
+  { connections, acceptEncoding }: ProfileLoad = { connections: 1 },
 ): Promise<ServiceProfile> {
   const profileDir = join(dir, 'cpu-profile');
   const service = await startBuiltService(env, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   let window: [number, number];
   let load: LoadResult;
   try {
-    const options = { url: `${service.url}${path}`, apiKey, connections: 1, serverPid: service.pid, warmUpSeconds: 0 };
+    const options = { url: `${service.url}${path}`, apiKey, connections, acceptEncoding, serverPid: service.pid, warmUpSeconds: 0 };
     await runLoad({ ...options, seconds: 2 });
     const from = monotonicMicros();
     load = await runLoad({ ...options, seconds });

@@ -4,6 +4,7 @@ import { UsageBase } from '../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { isUniqueViolation } from './db-errors.js';
+import { EntityLookup } from './entity-lookup.js';
 import { isServiceId } from './service-id.js';
 
 export interface CreateUsageBaseInput {
@@ -28,6 +29,7 @@ export interface UsageBaseListener {
 /** The tracked bases of an account: what is counted, when, and in which zone. */
 export class UsageBaseService {
   private readonly repository: Repository<UsageBase>;
+  private readonly byIdAndAccount: EntityLookup<UsageBase>;
   private readonly listeners: UsageBaseListener[] = [];
 
   constructor(
@@ -35,6 +37,7 @@ export class UsageBaseService {
     private readonly upstream: UpstreamClient,
   ) {
     this.repository = dataSource.getRepository(UsageBase);
+    this.byIdAndAccount = new EntityLookup(dataSource, UsageBase, ['id', 'accountId']);
   }
 
   onChange(listener: UsageBaseListener): void {
@@ -47,7 +50,7 @@ export class UsageBaseService {
 
   async get(accountId: string, id: string): Promise<UsageBase> {
     if (!isServiceId(id)) throw notFound('Usage base');
-    const base = await this.repository.findOneBy({ id, accountId });
+    const base = await this.byIdAndAccount.one(id, accountId);
     if (!base) throw notFound('Usage base');
     return base;
   }
