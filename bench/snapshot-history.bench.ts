@@ -43,8 +43,11 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
     } finally {
       await stopService(service);
     }
-    progress(`snapshots: profiling limit=365 for ${PROFILE_SECONDS} s (node --cpu-prof)`);
-    const profile = await profileService(env, pagePath(history.usageBaseId, 365), apiKey, dir, PROFILE_SECONDS);
+    progress(`snapshots: profiling limit=365 for ${PROFILE_SECONDS} s (node --cpu-prof), ${LOAD.connections} clients, gzip`);
+    const profile = await profileService(env, pagePath(history.usageBaseId, 365), apiKey, dir, PROFILE_SECONDS, {
+      connections: LOAD.connections,
+      acceptEncoding: 'gzip',
+    });
     const title =
       `Snapshot history: ${count(HISTORY.days)} days × ${HISTORY.tables} tables, ` +
       'GET /usage/bases/{id}/snapshots, built service in its own process';

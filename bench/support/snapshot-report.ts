@@ -83,7 +83,7 @@ export function stepsTable(phases: Phase[], unloaded: Unloaded, bodyBytes: numbe
 export function profileTable({ categories, load }: ServiceProfile): ReportTable {
   const busy = categories.filter((c) => c.category !== 'idle').reduce((sum, c) => sum + c.ms, 0);
   return {
-    title: `Snapshot history: the server's main thread per limit=365 request (V8 CPU profile, one client, ${count(load.completed)} requests)`,
+    title: `Snapshot history: the server's main thread per limit=365 request (V8 CPU profile, ${count(load.completed)} requests)`,
     headers: ['where', 'per request', 'share of busy time'],
     rows: [
       ...categories.map((c) => [c.category, ms(c.ms / load.completed), c.category === 'idle' ? '—' : `${((c.ms / busy) * 100).toFixed(1)} %`]),
