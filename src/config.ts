@@ -117,6 +117,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
   GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
+  GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
 });
 
 export interface Config {
@@ -165,6 +166,8 @@ export interface Config {
     maxCost: number;
     /** `key`: introspection needs an API key like every operation; `public`: it does not (development); `off`: disabled. */
     introspection: 'key' | 'public' | 'off';
+    /** Memory for rendered query responses reused while the SQLite database is unchanged; 0 turns reuse off. */
+    responseCacheMb: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiRateLimitPerMinute: number;
@@ -243,7 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_DELIVERY_RETENTION,
     },
     adminToken: e.ADMIN_TOKEN,
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, introspection: e.GRAPHQL_INTROSPECTION },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, introspection: e.GRAPHQL_INTROSPECTION, responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,

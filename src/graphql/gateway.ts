@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
@@ -11,11 +10,14 @@ import { createContext, type GraphqlContext } from '../resolvers/context.js';
 import type { ChangeLogged } from '../resolvers/change.resolver.js';
 import { CHANGE_LOGGED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
 import { changeRecordOf } from '../resolvers/types/change.type.js';
+import { databaseVersionOf } from '../services/database-version.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { createErrorFormatter } from './errors.js';
+import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { limitsPlugin } from './limits.js';
+import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
 
@@ -61,6 +63,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of
       // the execution time of a 30-day snapshot page).
       ApolloServerPluginCacheControlDisabled(),
+      responseCachePlugin(),
     ],
   });
   await apollo.start();
@@ -71,7 +74,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     '/graphql',
     requireApiKey(config.graphql.introspection),
     bodyForApollo,
-    expressMiddleware(apollo, { context: async ({ res }) => createContext(services, events, res.locals.account) }),
+    graphqlHttpHandler(apollo, (res) => createContext(services, events, res.locals.account), responseCache(config, services)),
   );
 
   let subscriptions: SubscriptionServer | undefined;
@@ -88,6 +91,13 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
       await apollo.stop();
     },
   };
+}
+
+/** Kept responses need the embedded SQLite database (its version names every state) and a size above zero. */
+function responseCache(config: Config, services: Services): GraphqlResponseCache | undefined {
+  const version = databaseVersionOf(services.dataSource);
+  const maxBytes = config.graphql.responseCacheMb * 1024 * 1024;
+  return version && maxBytes > 0 ? new GraphqlResponseCache(maxBytes, version) : undefined;
 }
 
 /** Express 5 leaves req.body unset when nothing was parsed (a GET); Apollo insists on the property, if empty. */

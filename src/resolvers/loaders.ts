@@ -33,7 +33,8 @@ export interface ChangeWindowKey extends Pick<ChangeWindow, 'limit' | 'end'> {
 }
 
 export function createLoaders(services: Services, account: AccountSummary | undefined): Loaders {
-  const { usageBases, snapshots, airtableLookup, monitoringConfigs, webhooks, changeQueries } = services;
+  // airtableLookup is read where it is used: reaching for it marks the operation as reading the upstream.
+  const { usageBases, snapshots, monitoringConfigs, webhooks, changeQueries } = services;
   let bases: Promise<UpstreamBase[]> | undefined;
   return {
     usageBase: new DataLoader(async (ids) => {
@@ -47,8 +48,8 @@ export function createLoaders(services: Services, account: AccountSummary | unde
       const latest = await snapshots.latestOf([...ids]);
       return ids.map((id) => latest.get(id) ?? null);
     }),
-    airtableTables: new DataLoader(async (baseIds) => Promise.all(baseIds.map((id) => orNull(airtableLookup.listTables(id))))),
-    airtableBases: () => (bases ??= airtableLookup.listBases()),
+    airtableTables: new DataLoader(async (baseIds) => Promise.all(baseIds.map((id) => orNull(services.airtableLookup.listTables(id))))),
+    airtableBases: () => (bases ??= services.airtableLookup.listBases()),
     monitoringConfig: new DataLoader(async (ids) => {
       if (!account) return ids.map(() => null);
       if (ids.length === 1) return [await orNull(monitoringConfigs.get(account.id, ids[0]))];

@@ -12,15 +12,16 @@ export class CachedBody {
   constructor(
     readonly body: Buffer,
     readonly etag: string,
+    readonly contentType = 'application/json; charset=utf-8',
   ) {}
 
-  /** Sends it, answering a matching If-None-Match with 304 and an Accept-Encoding: gzip client with the gzip form. */
+  /** Sends it, answering a matching If-None-Match (GET) with 304 and an Accept-Encoding: gzip client with the gzip form. */
   send(req: Request, res: Response): void {
     res.setHeader('ETag', this.etag);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('Vary', 'Accept-Encoding, Authorization');
-    if (req.headers['if-none-match'] === this.etag) return void res.status(304).end();
-    res.type('application/json');
+    if (req.method === 'GET' && req.headers['if-none-match'] === this.etag) return void res.status(304).end();
+    res.setHeader('Content-Type', this.contentType);
     if (this.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
       this.gzipped ??= gzipSync(this.body, { level: 6 });
       res.setHeader('Content-Encoding', 'gzip');

@@ -1,0 +1,73 @@
+import { HeaderMap, type ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import type { Request, Response } from 'express';
+import type { GraphqlContext } from '../resolvers/context.js';
+import type { GraphqlResponseCache } from './response-cache.js';
+
+/** Tells the HTTP handler which responses may be kept: queries without errors. */
+export function responseCachePlugin(): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, operation, response }) {
+          if (operation?.operation === 'query' && response.body.kind === 'single' && !response.body.singleResult.errors) {
+            contextValue.reuse.answeredQuery = true;
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * /graphql over Express, as @as-integrations/express5 does it, with the response cache in front: a request the cache
+ * holds for the current database version is answered without running Apollo at all.
+ */
+export function graphqlHttpHandler(
+  apollo: ApolloServer<GraphqlContext>,
+  createContext: (res: Response) => GraphqlContext,
+  cache: GraphqlResponseCache | undefined,
+) {
+  return async (req: Request, res: Response) => {
+    const accountId = (res.locals.account as { id: string } | undefined)?.id;
+    const key = cache && accountId ? cache.keyOf(req, accountId) : null;
+    const version = key ? cache!.version() : null;
+    if (key && version) {
+      const hit = cache!.get(key, version);
+      if (hit) return hit.send(req, res);
+    }
+
+    let context: GraphqlContext | undefined;
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers: headersOf(req), search: new URL(req.url, 'http://localhost').search, body: req.body },
+      context: async () => (context = createContext(res)),
+    });
+    const status = response.status ?? 200;
+    if (
+      key &&
+      version &&
+      context &&
+      status === 200 &&
+      response.body.kind === 'complete' &&
+      context.reuse.answeredQuery &&
+      !context.reuse.readsOutsideDatabase &&
+      cache!.version() === version
+    ) {
+      const contentType = response.headers.get('content-type') ?? 'application/json; charset=utf-8';
+      return cache!.set(key, version, response.body.string, contentType).send(req, res);
+    }
+
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    res.statusCode = status;
+    if (response.body.kind === 'complete') return void res.send(response.body.string);
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  };
+}
+
+function headersOf(req: Request): HeaderMap {
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
+import { CachedBody } from '../rest/http/cached-body.js';
+import type { DatabaseVersion } from '../services/database-version.js';
+
+interface Entry {
+  version: string;
+  body: CachedBody;
+}
+
+/**
+ * Rendered responses of GraphQL queries, reused while the database is unchanged: each is kept under the caller's
+ * account and the request as sent, with the database version read before it ran, and is served only while that
+ * version is still current, so any write, by anyone, retires every entry. Only queries that answered without errors
+ * and read nothing from outside the database are kept (see GraphqlContext.readsOutsideDatabase).
+ */
+export class GraphqlResponseCache {
+  private readonly entries: LRUCache<string, Entry>;
+
+  constructor(
+    maxBytes: number,
+    readonly version: DatabaseVersion,
+  ) {
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => Math.ceil(entry.body.body.length * 1.25) + 1 });
+  }
+
+  /** The cache key of a request, or null when it is not one a response is kept for. */
+  keyOf(req: Request, accountId: string): string | null {
+    // POST with a JSON body only: a GET has Apollo's CSRF checks to pass, which a reused response would skip.
+    const body = req.body as unknown;
+    if (req.method !== 'POST' || !req.is('application/json') || typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return null;
+    }
+    return `${accountId}\n${req.headers.accept ?? ''}\n${JSON.stringify(body)}`;
+  }
+
+  get(key: string, version: string): CachedBody | undefined {
+    const entry = this.entries.get(key);
+    return entry?.version === version ? entry.body : undefined;
+  }
+
+  set(key: string, version: string, body: string, contentType: string): CachedBody {
+    const bytes = Buffer.from(body);
+    const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+    const entry = { version, body: new CachedBody(bytes, etag, contentType) };
+    this.entries.set(key, entry);
+    return entry.body;
+  }
+}
