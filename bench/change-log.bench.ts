@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { generateApiKey } from '../src/auth/api-key.js';
+import { measureBareServer } from './support/bare-server.js';
 import { buildService, startBuiltService, stopService } from './support/built-service.js';
 import { seedChangeLog, type SeededChangeLog } from './support/change-log-seed.js';
 import { send, sendExpecting } from './support/http.js';
@@ -59,6 +60,7 @@ export async function runChangeLogBench(): Promise<ReportTable[]> {
         const load = await runLoad({ ...LOAD, url: target, apiKey, connections: scenario.connections, serverPid: service.pid });
         measured.push({ scenario, bodyBytes: first.bytes, load });
       }
+      measured.push(await bareReference(measured[0]));
       const title = `Change log: ${count(LOG.entries)} entries of one config over ${LOG.days} days, GET /monitoring-config/{id}/changes?limit=${PAGE}, built service in its own process`;
       return [
         loadTable(title, measured, `${LOAD.warmUpSeconds} s warm-up, then ${LOAD.seconds} s measured.`),
@@ -69,6 +71,13 @@ export async function runChangeLogBench(): Promise<ReportTable[]> {
       await stopService(service);
     }
   });
+}
+
+/** The first scenario's user CPU per request and body, served by a bare node:http server under the same load. */
+async function bareReference({ scenario, bodyBytes, load }: Measured): Promise<Measured> {
+  const cpuMs = load.serverCpuPerRequest?.userMs ?? 0;
+  progress(`changes: bare node:http server with ${ms(cpuMs)} of CPU per request (${scenario.name}), ${LOAD.seconds} s`);
+  return measureBareServer(cpuMs, bodyBytes, { ...LOAD, connections: scenario.connections });
 }
 
 async function scenariosFor(url: string, apiKey: string, log: SeededChangeLog): Promise<Scenario[]> {

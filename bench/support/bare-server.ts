@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { runLoad, type LoadOptions } from './load.js';
+import type { Measured } from './snapshot-report.js';
+
+/**
+ * A bare node:http server (no Express, no database) that burns `cpuMs` of CPU on each request and answers a body of
+ * `bodyBytes`: what one event loop does with the same work per request, under the same load, without our code.
+ */
+const BARE_SERVER = `
+const http = require('node:http');
+const [cpuMs, bodyBytes] = process.argv.slice(1).map(Number);
+const body = Buffer.alloc(bodyBytes, 'a');
+const server = http.createServer((req, res) => {
+  const until = performance.now() + cpuMs;
+  while (performance.now() < until);
+  res.setHeader('Content-Type', 'application/json');
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));
+`;
+
+/** Runs `load` against a bare server doing `cpuMs` per request with a `bodyBytes` body, as a row for a load table. */
+export async function measureBareServer(
+  cpuMs: number,
+  bodyBytes: number,
+  load: Omit<LoadOptions, 'url' | 'serverPid' | 'apiKey' | 'acceptEncoding'>,
+): Promise<Measured> {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER, String(cpuMs), String(bodyBytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        const match = /port (\d+)/.exec(String(chunk));
+        if (match) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
+    });
+    const measured = await runLoad({ ...load, url: `http://127.0.0.1:${port}/`, apiKey: 'unused', serverPid: child.pid! });
+    const name = `for comparison: bare node:http server, ${cpuMs.toFixed(2)} ms of CPU burnt per request, same body size`;
+    return { scenario: { name, path: '/', connections: load.connections }, bodyBytes, load: measured };
+  } finally {
+    child.kill();
+  }
+}
