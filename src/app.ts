@@ -72,14 +72,15 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
     }),
   );
 
+  // The busiest reads first: every router a request passes costs its path matching.
+  app.use(createUsageRouter(services));
+  app.use(createChangesRouter(services));
+  app.use(createMonitoringRouter(services));
+  app.use(createWebhooksRouter(services));
+  app.use(createAirtableRouter(services));
   if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
-  app.use(createUsageRouter(services));
-  app.use(createAirtableRouter(services));
-  app.use(createMonitoringRouter(services));
-  app.use(createChangesRouter(services));
-  app.use(createWebhooksRouter(services));
 
   app.use(() => {
     throw notFound('Route');
