@@ -13,7 +13,7 @@ interface Entry {
  * Rendered responses of GraphQL queries, reused while the database is unchanged: each is kept under the caller's
  * account and the request as sent, with the database version read before it ran, and is served only while that
  * version is still current, so any write, by anyone, retires every entry. Only queries that answered without errors
- * and read nothing from outside the database are kept (see GraphqlContext.readsOutsideDatabase).
+ * and read nothing from outside the database are kept (see GraphqlContext.reuse).
  */
 export class GraphqlResponseCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -22,7 +22,7 @@ export class GraphqlResponseCache {
     maxBytes: number,
     readonly version: DatabaseVersion,
   ) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => Math.ceil(entry.body.body.length * 1.25) + 1 });
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.body.cacheSize });
   }
 
   /** The cache key of a request, or null when it is not one a response is kept for. */

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
+import { sqliteHandle } from '../jobs/backends/sqlite/sqlite-handle.js';
 
 /**
  * A token that differs whenever anything in the database may have changed since it was last read, or null when the
@@ -14,12 +15,11 @@ export type DatabaseVersion = () => string | null;
  */
 export function databaseVersionOf(dataSource: DataSource): DatabaseVersion | null {
   if (dataSource.options.type !== 'better-sqlite3') return null;
-  const handle = () => (dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection;
   let statement: BetterSqlite3.Statement<[], [number, number]> | undefined;
   let preparedOn: BetterSqlite3.Database | undefined;
   return () => {
-    const db = handle();
-    if (!db?.open || db.inTransaction) return null;
+    const db = sqliteHandle(dataSource);
+    if (db.inTransaction) return null;
     if (preparedOn !== db) {
       statement = db.prepare<[], [number, number]>('SELECT total_changes(), data_version FROM pragma_data_version').raw();
       preparedOn = db;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
+import { eventually } from '../support/eventually.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const lines: string[] = [];
@@ -29,5 +30,23 @@ describe('request logs', () => {
     expect(all).not.toContain(DEFAULT_SANDBOX_TOKEN);
     const upstream = entries.find((e) => e.code === 'upstream_error');
     expect(upstream).toMatchObject({ level: 40, status: 503, type: 'RETRIABLE_ERROR', path: '/v0/meta/bases' });
+  });
+
+  it('logs a request the client gave up on as aborted, at warn', async () => {
+    app.running.sandbox!.faults.update({ latencyMs: 1_000 });
+    try {
+      const gaveUp = fetch(`${app.url}/airtable/bases?probe=aborted`, {
+        headers: { authorization: `Bearer ${app.apiKey}` },
+        signal: AbortSignal.timeout(100),
+      });
+      await expect(gaveUp).rejects.toThrow();
+      const entry = await eventually(
+        async () => lines.map((line) => JSON.parse(line)).find((e) => e.req?.url === '/airtable/bases?probe=aborted'),
+        (found) => found !== undefined,
+      );
+      expect(entry).toMatchObject({ level: 40, msg: 'request aborted', accountId: app.accountId });
+    } finally {
+      app.running.sandbox!.faults.reset();
+    }
   });
 });

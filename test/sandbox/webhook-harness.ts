@@ -132,12 +132,3 @@ export async function startPingReceiver(statusFor: (index: number) => number = (
       }),
   };
 }
-
-/** Polls until `condition` holds; for state changed by background pings. */
-export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

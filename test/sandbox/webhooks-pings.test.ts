@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/upstream/sandbox/index.js';
 import type { UpstreamWebhook, WebhookPing } from '../../src/upstream/webhook-types.js';
+import { eventually } from '../support/eventually.js';
 import { startSandbox, type SandboxHarness } from './sandbox-harness.js';
 import {
   addHooksBase,
   createHook,
-  eventually,
   hooksPath,
   manualClock,
   startPingReceiver,
@@ -53,8 +53,7 @@ describe('sandbox webhook notification pings', () => {
     expect(body).toEqual({ base: { id: hooks.baseId }, webhook: { id: created.id }, timestamp: expect.any(String) });
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
 
-    await eventually(async () => (await state()).lastNotificationResult !== null);
-    const result = await state();
+    const result = await eventually(state, (hook) => hook.lastNotificationResult !== null);
     expect(result.lastNotificationResult).toEqual({
       success: true,
       completionTimestamp: expect.any(String),
@@ -87,8 +86,8 @@ describe('sandbox webhook notification pings', () => {
     const { created, state } = await setUp(receiver);
     const pings = await receiver.waitFor(3);
 
-    await eventually(async () => (await state()).lastNotificationResult?.success === true);
-    expect((await state()).lastNotificationResult).toMatchObject({ success: true, retryNumber: 2 });
+    const retried = await eventually(state, (hook) => hook.lastNotificationResult?.success === true);
+    expect(retried.lastNotificationResult).toMatchObject({ success: true, retryNumber: 2 });
     for (const ping of pings) {
       const mac = createHmac('sha256', Buffer.from(created.macSecretBase64, 'base64')).update(ping.rawBody).digest('hex');
       expect(ping.headers['x-airtable-content-mac']).toBe(`hmac-sha256=${mac}`);
@@ -115,8 +114,9 @@ describe('sandbox webhook notification pings', () => {
     const { harness, hooks, created, state, write } = await setUp(receiver);
 
     await receiver.waitFor(1 + fast.maxRetries);
-    await eventually(async () => (await state()).areNotificationsEnabled === false);
-    expect((await state()).lastNotificationResult).toEqual({
+    const disabled = await eventually(state, (hook) => !hook.areNotificationsEnabled);
+    expect(disabled.areNotificationsEnabled).toBe(false);
+    expect(disabled.lastNotificationResult).toEqual({
       success: false,
       completionTimestamp: expect.any(String),
       durationMs: expect.any(Number),
@@ -124,14 +124,15 @@ describe('sandbox webhook notification pings', () => {
       error: { message: 'The HTTP request returned a 500 status code instead of 200 or 204' },
       willBeRetried: false,
     });
-    expect((await state()).lastSuccessfulNotificationTime).toBeNull();
+    expect(disabled.lastSuccessfulNotificationTime).toBeNull();
 
     failing = false;
     await harness.call('POST', `${hooksPath(hooks.baseId, created.id)}/enableNotifications`, { body: { enable: true } });
     await write('after re-enabling');
     await receiver.waitFor(2 + fast.maxRetries);
-    await eventually(async () => (await state()).lastNotificationResult?.success === true);
-    expect((await state()).areNotificationsEnabled).toBe(true);
+    const enabled = await eventually(state, (hook) => hook.lastNotificationResult?.success === true);
+    expect(enabled.lastNotificationResult?.success).toBe(true);
+    expect(enabled.areNotificationsEnabled).toBe(true);
   });
 
   it('fails a ping that is not answered in time, without holding up the API request that caused it', async () => {
@@ -147,12 +148,12 @@ describe('sandbox webhook notification pings', () => {
 
     const write = await harness.call('POST', hooks.path(hooks.products), { body: { fields: { Name: 'while hanging' } } });
     expect(write.status).toBe(200);
-    await eventually(async () => {
+    const hookState = async () => {
       const { body } = await harness.call<{ webhooks: UpstreamWebhook[] }>('GET', hooksPath(hooks.baseId));
-      return body.webhooks.find((candidate) => candidate.id === hook.id)?.lastNotificationResult?.success === false;
-    });
-    const { body } = await harness.call<{ webhooks: UpstreamWebhook[] }>('GET', hooksPath(hooks.baseId));
-    expect(body.webhooks.find((candidate) => candidate.id === hook.id)?.lastNotificationResult?.error?.message).toBe(
+      return body.webhooks.find((candidate) => candidate.id === hook.id);
+    };
+    const failed = await eventually(hookState, (found) => found?.lastNotificationResult?.success === false);
+    expect(failed?.lastNotificationResult?.error?.message).toBe(
       'The HTTP request did not complete within 100 ms',
     );
     expect((await state()).isHookEnabled).toBe(true);

@@ -15,6 +15,11 @@ export class CachedBody {
     readonly contentType = 'application/json; charset=utf-8',
   ) {}
 
+  /** What it may take in memory: the body, with room for the gzip form made on first demand. */
+  get cacheSize(): number {
+    return Math.ceil(this.body.length * 1.25) + 1;
+  }
+
   /** Sends it, answering a matching If-None-Match (GET) with 304 and an Accept-Encoding: gzip client with the gzip form. */
   send(req: Request, res: Response): void {
     res.setHeader('ETag', this.etag);
@@ -40,8 +45,7 @@ export class ResponseCache {
   private readonly entries: LRUCache<string, CachedBody>;
 
   constructor(maxBytes: number) {
-    // Counted with room for the gzip form, which is made later, on first demand.
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => Math.ceil(entry.body.length * 1.25) + 1 });
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.cacheSize });
   }
 
   async getOrRender(key: string, render: () => Promise<string>): Promise<CachedBody> {
