@@ -101,14 +101,17 @@ export class DeliveryDispatcher {
 
   private async look(): Promise<void> {
     try {
+      let lookedAt: Date;
       for (;;) {
         const room = this.options.concurrency - this.inFlight;
         if (!this.running || room <= 0) return;
-        const leased = await this.store.leaseDue(room, this.leaseMs());
+        lookedAt = new Date();
+        const leased = await this.store.leaseDue(room, this.leaseMs(), lookedAt);
         for (const item of leased) this.launch(item);
         if (leased.length < room) break;
       }
-      await this.armTimer();
+      // From the instant the lease looked, not from now: a delivery that fell due in between is still waited for.
+      await this.armTimer(lookedAt);
     } catch (error) {
       this.options.logger.warn({ err: safeError(error) }, 'looking for due webhook deliveries failed');
       this.armTimerIn(RETRY_LOOK_MS);
@@ -168,8 +171,8 @@ export class DeliveryDispatcher {
     }
   }
 
-  private async armTimer(): Promise<void> {
-    const next = await this.store.nextDueAt();
+  private async armTimer(after: Date): Promise<void> {
+    const next = await this.store.nextDueAt(after);
     this.armTimerIn(next ? next.getTime() - Date.now() : MAX_IDLE_MS);
   }
 

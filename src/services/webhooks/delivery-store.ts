@@ -64,7 +64,7 @@ export class DeliveryStore {
       );
   }
 
-  /** The earliest future time a pending delivery falls due (retries, coalescing windows); null when none. */
+  /** The earliest time after `now` a pending delivery falls due (retries, coalescing windows); null when none. */
   async nextDueAt(now = new Date()): Promise<Date | null> {
     const row = await this.dataSource
       .getRepository(WebhookDelivery)
