@@ -7,6 +7,7 @@ import { measureBareServer } from './support/bare-server.js';
 import { buildService, startBuiltService, stopService } from './support/built-service.js';
 import { send, sendExpecting } from './support/http.js';
 import { defaultLoadGenerator, runLoad } from './support/load.js';
+import { wrkAvailable } from './support/wrk.js';
 import { count, ms, type ReportTable } from './support/markdown.js';
 import { median } from './support/percentiles.js';
 import { profileService } from './support/profile-service.js';
@@ -29,8 +30,7 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-snapshots-', async (dir) => {
     const databasePath = join(dir, 'history.sqlite');
     const apiKey = generateApiKey();
-    const generator = defaultLoadGenerator();
-    progress(`snapshots: load generator ${generator}${generator === 'wrk' ? '' : ' (install wrk for a lighter one: apt-get install wrk)'}`);
+    progress(`snapshots: load generator ${defaultLoadGenerator()}`);
     const { history, phases, bodyBytes } = await seedAndTimeSteps(databasePath, apiKey);
     progress('snapshots: building the service (tsc -p tsconfig.build.json)');
     buildService();
@@ -121,8 +121,8 @@ async function scenariosFor(url: string, apiKey: string, usageBaseId: string): P
     p99TargetMs: P99_TARGET_MS,
     acceptEncoding: 'gzip',
   };
-  // autocannon needs a core of its own for these bodies, so with wrk at hand it is run once more for comparison.
-  const comparison: Scenario[] = defaultLoadGenerator() === 'wrk' ? [{ ...target, generator: 'autocannon' }] : [];
+  // wrk measures on new connections and corrects for coordinated omission (see LoadGenerator): shown for comparison.
+  const comparison: Scenario[] = defaultLoadGenerator() !== 'wrk' && wrkAvailable() ? [{ ...target, generator: 'wrk' }] : [];
   return [
     target,
     ...comparison,

@@ -1,10 +1,16 @@
 import autocannon from 'autocannon';
 import { percentile } from './percentiles.js';
 import { ownCpuTimes, processCpuTimes, processRss, sampleRssPeak, type CpuTimes } from './process-stats.js';
+import { runClosedLoop } from './closed-loop.js';
 import { runWrk, wrkAvailable, type WrkRun } from './wrk.js';
 
-/** wrk (C, one thread) is light enough to leave the server its core; autocannon (JS) is the fallback. */
-export type LoadGenerator = 'wrk' | 'autocannon';
+/**
+ * `closed-loop` (closed-loop-client.ts, the default) warms up and measures on the same keep-alive connections.
+ * wrk and autocannon open new connections for the measured run, and a busy Node server admits new connections one
+ * per event-loop turn, so their first requests wait while all the others are served; wrk 4 then adds synthetic
+ * samples for each such wait (its coordinated-omission correction), which moves its p99 far from what clients see.
+ */
+export type LoadGenerator = 'closed-loop' | 'wrk' | 'autocannon';
 
 export interface LoadOptions {
   url: string;
@@ -44,22 +50,54 @@ export interface LoadResult {
 /** What one measured run yields, whichever tool made it (wrk's report is the shape). Latencies in milliseconds. */
 type Run = WrkRun;
 
-/** wrk when it is installed, unless BENCH_LOAD_GENERATOR=autocannon asks otherwise. */
+/** closed-loop, unless BENCH_LOAD_GENERATOR asks for wrk (when installed) or autocannon. */
 export function defaultLoadGenerator(): LoadGenerator {
   const asked = process.env.BENCH_LOAD_GENERATOR;
-  if (asked === 'wrk' || asked === 'autocannon') return asked;
-  return wrkAvailable() ? 'wrk' : 'autocannon';
+  if (asked === 'autocannon' || asked === 'closed-loop') return asked;
+  if (asked === 'wrk' && wrkAvailable()) return asked;
+  return 'closed-loop';
 }
 
 /** Closed-loop load: each connection sends its next request as soon as the previous answer ended. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const generator = options.generator ?? defaultLoadGenerator();
+  if (generator === 'closed-loop') return closedLoopLoad(options);
   const fire = generator === 'wrk' ? fireWrk : fireAutocannon;
   if (options.warmUpSeconds > 0) await fire(options, options.warmUpSeconds);
   const serverBefore = processCpuTimes(options.serverPid);
   const rss = sampleRssPeak(() => processRss(options.serverPid));
   const run = await fire(options, options.seconds);
-  const serverPeakRss = rss.stop() || undefined;
+  return result(generator, run, serverBefore, processCpuTimes(options.serverPid), rss.stop() || undefined);
+}
+
+/** Warm-up and measurement in one client run: the server's CPU and RSS are taken over the measured window only. */
+async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> {
+  let serverBefore: CpuTimes | undefined;
+  let rss: { stop(): number } | undefined;
+  const run = await runClosedLoop({
+    url: options.url,
+    authorization: `Bearer ${options.apiKey}`,
+    acceptEncoding: options.acceptEncoding ?? 'identity',
+    connections: options.connections,
+    warmUpSeconds: options.warmUpSeconds,
+    seconds: options.seconds,
+    body: options.body,
+    onMeasuring: () => {
+      serverBefore = processCpuTimes(options.serverPid);
+      rss = sampleRssPeak(() => processRss(options.serverPid));
+    },
+  });
+  const serverAfter = processCpuTimes(options.serverPid);
+  return result('closed-loop', run, serverBefore, serverAfter, rss?.stop() || undefined);
+}
+
+function result(
+  generator: LoadGenerator,
+  run: Run,
+  serverBefore: CpuTimes | undefined,
+  serverAfter: CpuTimes | undefined,
+  serverPeakRss: number | undefined,
+): LoadResult {
   return {
     generator,
     p50: run.p50,
@@ -72,7 +110,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     errors: run.errors,
     non2xx: run.non2xx,
     serverPeakRss,
-    serverCpuPerRequest: perRequest(serverBefore, processCpuTimes(options.serverPid), run.completed),
+    serverCpuPerRequest: perRequest(serverBefore, serverAfter, run.completed),
     clientCpuShare: (run.clientCpu.userMs + run.clientCpu.systemMs) / (run.durationSeconds * 1000),
   };
 }

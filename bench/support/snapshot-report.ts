@@ -45,10 +45,11 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
       scenario.p99TargetMs === undefined ? '—' : verdict(load.p99 < scenario.p99TargetMs && load.errors + load.non2xx === 0),
     ]),
     notes: [
-      `${note} Latencies: wrk’s microsecond histogram of every response, or autocannon’s per 2xx response at full ` +
-        `precision (a non-2xx fails the target either way). Server CPU is the server process’s CPU time divided by ` +
-        `the requests completed. The load generator runs on the same machine: wrk (C, one thread) when installed, else ` +
-        `autocannon (JS, in the bench process), which needs most of a core for these bodies.`,
+      `${note} Latencies: every response of the measured window at full precision. The default generator ` +
+        `(closed-loop, bench/support/closed-loop-client.ts, its own process) warms up on the same keep-alive ` +
+        `connections it measures on; wrk and autocannon open new ones, whose set-up lands in the window (wrk then ` +
+        `adds synthetic samples for it). A non-2xx fails the target. Server CPU is the server process’s CPU time ` +
+        `over the window divided by the requests completed. The load generator shares the machine with the server.`,
     ],
   };
 }

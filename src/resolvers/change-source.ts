@@ -1,5 +1,6 @@
 import type { ChangePosition } from '../services/audit/change-cursor.js';
-import type { ChangeFilterQuery, ChangeRecord } from '../services/audit/change-query.service.js';
+import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
+import type { ChangeRecord } from '../services/audit/change-row.js';
 import type { GraphqlContext } from './context.js';
 import type { KeysetSource } from './relay/paginate.js';
 import { toChangeType, type ChangeType } from './types/change.type.js';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import { notFound } from '../errors.js';
-import type { ChangeRecord } from '../services/audit/change-query.service.js';
+import type { ChangeRecord } from '../services/audit/change-row.js';
 import type { GraphqlContext } from './context.js';
 import { requireMonitoringConfig } from './monitoring-config.resolver.js';
 import { CHANGE_LOGGED } from './support/event-hub.js';

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { jsonWithRaw, RawJson } from '../services/raw-json.js';
 import type { Services } from '../services.js';
 import { mount } from './http/route.js';
 import { changeRoutes as spec } from './changes.spec.js';
@@ -8,13 +9,15 @@ export function createChangesRouter({ monitoringConfigs, changeQueries }: Servic
   mount(router, spec.list, async ({ account, params, query }) => {
     const config = await monitoringConfigs.logTarget(account.id, params.id);
     const { records, nextCursor } = await changeQueries.list(config, query);
-    return {
-      configId: config.id,
-      monitoringBaseId: config.monitoringBaseId,
-      monitoringTableId: config.monitoringTableId,
-      records,
-      ...(nextCursor === undefined ? {} : { nextCursor }),
-    };
+    return new RawJson(
+      jsonWithRaw({
+        configId: config.id,
+        monitoringBaseId: config.monitoringBaseId,
+        monitoringTableId: config.monitoringTableId,
+        records,
+        nextCursor,
+      }),
+    );
   });
   return router;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ChangeRecord } from '../../src/services/audit/change-query.service.js';
+import type { ChangeRecord } from '../../src/services/audit/change-row.js';
 import type { Http } from '../support/http.js';
 import type { SandboxApi } from '../support/sandbox-api.js';
 import type { TestApp } from '../support/test-app.js';

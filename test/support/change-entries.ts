@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ChangeEntry, ChangeEntryField } from '../../src/entities/index.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
-import type { ChangeRecord } from '../../src/services/audit/change-query.service.js';
+import type { ChangeRecord } from '../../src/services/audit/change-row.js';
 
 export interface SeedChange {
   occurredAt: string;

@@ -2,7 +2,7 @@ import { DateTimeResolver, JSONObjectResolver, LocalDateResolver, TimeZoneResolv
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { ChangeEntry } from '../../entities/index.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from '../../services/audit/change-event.js';
-import type { ChangeRecord } from '../../services/audit/change-query.service.js';
+import type { ChangeRecord } from '../../services/audit/change-row.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { ChangeEventTypeEnum, ChangeKindEnum, ChangeSourceEnum } from './change-enums.js';
 import { Node } from './node.type.js';

@@ -1,5 +1,7 @@
 import type { Driver } from 'typeorm';
+import type { Sql } from '../raw-rows.js';
 import type { ChangePosition } from './change-cursor.js';
+import { CHANGE_COLUMNS } from './change-row.js';
 
 /** Equality filters of GET …/changes on change_entry columns, each indexed (config_id, column, occurred_at, id). */
 export const COLUMN_FILTERS = {
@@ -39,29 +41,7 @@ export interface PageSpec {
   order: PageOrder;
 }
 
-export interface Sql {
-  text: string;
-  params: unknown[];
-}
-
-const SELECTED = [
-  'id',
-  'monitoring_record_id',
-  'occurred_at',
-  'event_type',
-  'kind',
-  'table_id',
-  'table_name',
-  'record_id',
-  'field_ids',
-  'source',
-  'user_email',
-  'user_name',
-  'before_json',
-  'after_json',
-]
-  .map((column) => `e.${column}`)
-  .join(', ');
+const SELECTED = CHANGE_COLUMNS.map((column) => `e.${column}`).join(', ');
 
 /**
  * SQL for one page, led by one index chosen by the caller. Every index of a filter is (config_id, <filter>,
@@ -78,11 +58,11 @@ export function pageSql(driver: Driver, configId: string, filters: ChangeFilters
 
 /**
  * The pages of several configs in one statement (GraphQL: the first page of each config of a list), each row with
- * its `config_id`. Each part is pageSql's own query, so each still walks its leading index.
+ * its `config_id` after the change columns. Each part is pageSql's own query, so each still walks its leading index.
  */
 export function pagesSql(driver: Driver, pages: PageSpec[]): Sql {
   const sql = new SqlBuilder(driver);
-  const parts = pages.map((page, i) => `SELECT * FROM (${pageText(sql, page, `e.config_id, ${SELECTED}`)}) p${i}`);
+  const parts = pages.map((page, i) => `SELECT * FROM (${pageText(sql, page, `${SELECTED}, e.config_id`)}) p${i}`);
   return sql.done(parts.join(' UNION ALL '));
 }
 

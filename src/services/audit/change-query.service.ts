@@ -2,6 +2,8 @@ import { DateTime } from 'luxon';
 import type { DataSource } from 'typeorm';
 import { invalidRequest } from '../../errors.js';
 import { canonicalTimeZone, isValidDay } from '../calendar.js';
+import type { RawJson } from '../raw-json.js';
+import { rawRowReader, type RawRowReader } from '../raw-rows.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
 import {
@@ -14,8 +16,8 @@ import {
   type ColumnFilter,
   type PageLead,
   type PageOrder,
-  type Sql,
 } from './change-page-sql.js';
+import { changeRecordsJson, toChangeRecord, type ChangeRecord, type ChangeRow } from './change-row.js';
 
 /**
  * How deep the probe that picks the leading index looks. The cost of a page led by a filter grows with how densely
@@ -44,26 +46,9 @@ export interface ChangeQuery {
   cursor?: string;
 }
 
-/** One logged change, exactly as GET …/changes answers it (CONTRACT §3). */
-export interface ChangeRecord {
-  id: string;
-  monitoringRecordId: string | null;
-  occurredAt: string;
-  eventType: string;
-  kind: string;
-  tableId: string;
-  tableName: string;
-  recordId: string | null;
-  fieldIds: string[];
-  source: string;
-  userEmail: string | null;
-  userName: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
+/** A page of GET …/changes: its records as rendered JSON, and a cursor when older matches exist. */
 export interface ChangePage {
-  records: ChangeRecord[];
+  records: RawJson;
   nextCursor?: string;
 }
 
@@ -81,56 +66,47 @@ export interface ChangeWindow {
   end: 'newest' | 'oldest';
 }
 
-interface ChangeRow {
-  id: number | string;
-  monitoring_record_id: string | null;
-  occurred_at: string;
-  event_type: string;
-  kind: string;
-  table_id: string;
-  table_name: string;
-  record_id: string | null;
-  field_ids: string;
-  source: string;
-  user_email: string | null;
-  user_name: string | null;
-  before_json: string | null;
-  after_json: string | null;
-}
-
 /** Filters in the order their probes run: the usually sparse first, since a probe that comes up short ends the search. */
 const LEAD_CANDIDATES: Array<ColumnFilter | 'fieldId'> = ['recordId', 'fieldId', 'userEmail', 'tableId', 'eventType', 'source', 'kind'];
 
 /** The read side of the audit log: a config's changes, filtered, newest first, in keyset pages. */
 export class ChangeQueryService {
   private readonly cursors: ChangeCursorCodec;
+  private readonly read: RawRowReader;
 
   constructor(
     private readonly dataSource: DataSource,
     secretKey: Buffer,
   ) {
     this.cursors = new ChangeCursorCodec(secretKey);
+    this.read = rawRowReader(dataSource);
   }
 
   /** Newest first by (occurredAt, id); `nextCursor` only when an older match exists. */
   async list(config: { id: string }, { limit, cursor, ...filter }: ChangeQuery): Promise<ChangePage> {
     const olderThan = cursor === undefined ? undefined : this.cursors.decode(config.id, cursor);
     // One more than the page: whether an older match exists comes with it.
-    const records = await this.window(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
-    if (records.length <= limit) return { records };
-    records.length = limit;
-    const last = records[limit - 1];
-    return { records, nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurredAt, id: Number(last.id) }) };
+    const rows = await this.windowRows(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
+    if (rows.length <= limit) return { records: changeRecordsJson(rows) };
+    rows.length = limit;
+    const last = toChangeRecord(rows[limit - 1]);
+    return {
+      records: changeRecordsJson(rows),
+      nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurredAt, id: Number(last.id) }),
+    };
   }
 
   /** A window of the config's changes, newest first, led by the sparsest filter's index. */
   async window(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRecord[]> {
+    return (await this.windowRows(config, query, window)).map(toChangeRecord);
+  }
+
+  private async windowRows(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRow[]> {
     const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
     const filters = { ...this.filtersOf(query), after: window.olderThan, before: window.newerThan };
     const lead = await this.leadFor(config.id, filters, order);
-    const rows = await this.run<ChangeRow>(pageSql(this.dataSource.driver, config.id, filters, lead, window.limit, order));
-    const records = rows.map(toChangeRecord);
-    return order === 'desc' ? records : records.reverse();
+    const rows = await this.read(pageSql(this.dataSource.driver, config.id, filters, lead, window.limit, order));
+    return order === 'desc' ? rows : rows.reverse();
   }
 
   /**
@@ -145,8 +121,9 @@ export class ChangeQueryService {
     const pages = await Promise.all(
       configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters, order), limit: window.limit, order })),
     );
-    const rows = await this.run<ChangeRow & { config_id: string }>(pagesSql(this.dataSource.driver, pages));
-    for (const row of rows) byConfig.get(row.config_id)?.push(toChangeRecord(row));
+    // pagesSql selects each row's config id after the change columns.
+    const rows = await this.read(pagesSql(this.dataSource.driver, pages));
+    for (const row of rows) byConfig.get(row[row.length - 1] as string)?.push(toChangeRecord(row));
     for (const records of byConfig.values()) {
       records.sort((a, b) => (a.occurredAt === b.occurredAt ? Number(b.id) - Number(a.id) : a.occurredAt < b.occurredAt ? 1 : -1));
     }
@@ -157,7 +134,7 @@ export class ChangeQueryService {
   async byIds(config: { id: string }, ids: string[]): Promise<ChangeRecord[]> {
     const numeric = [...new Set(ids.filter((id) => /^[1-9]\d{0,14}$/.test(id)).map(Number))];
     if (numeric.length === 0) return [];
-    return (await this.run<ChangeRow>(entriesSql(this.dataSource.driver, config.id, numeric))).map(toChangeRecord);
+    return (await this.read(entriesSql(this.dataSource.driver, config.id, numeric))).map(toChangeRecord);
   }
 
   private filtersOf(query: ChangeFilterQuery): ChangeFilters {
@@ -176,17 +153,12 @@ export class ChangeQueryService {
     // Reading oldest first, the sparsest filter is the one whose probe reaches furthest forward.
     const further = (a: string, b: string) => (order === 'desc' ? a < b : a > b);
     for (const name of given) {
-      const [deepest] = await this.run<{ occurred_at: string }>(
-        depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH, order),
-      );
+      const [deepest] = await this.read(depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH, order));
       if (!deepest) return name;
-      if (!sparsest || further(deepest.occurred_at, sparsest.reachedAt)) sparsest = { name, reachedAt: deepest.occurred_at };
+      const reachedAt = deepest[0] as string;
+      if (!sparsest || further(reachedAt, sparsest.reachedAt)) sparsest = { name, reachedAt };
     }
     return sparsest!.name;
-  }
-
-  private run<T>({ text, params }: Sql): Promise<T[]> {
-    return this.dataSource.query(text, params);
   }
 }
 
@@ -210,23 +182,4 @@ function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partia
   const picked: Partial<Pick<T, K>> = {};
   for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
   return picked;
-}
-
-function toChangeRecord(row: ChangeRow): ChangeRecord {
-  return {
-    id: String(row.id),
-    monitoringRecordId: row.monitoring_record_id,
-    occurredAt: row.occurred_at,
-    eventType: row.event_type,
-    kind: row.kind,
-    tableId: row.table_id,
-    tableName: row.table_name,
-    recordId: row.record_id,
-    fieldIds: JSON.parse(row.field_ids) as string[],
-    source: row.source,
-    userEmail: row.user_email,
-    userName: row.user_name,
-    before: row.before_json === null ? null : (JSON.parse(row.before_json) as Record<string, unknown>),
-    after: row.after_json === null ? null : (JSON.parse(row.after_json) as Record<string, unknown>),
-  };
 }

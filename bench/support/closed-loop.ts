@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { processCpuTimes, type CpuTimes } from './process-stats.js';
+
+const CLIENT_SCRIPT = fileURLToPath(new URL('./closed-loop-client.ts', import.meta.url));
+
+export interface ClosedLoopOptions {
+  url: string;
+  authorization: string;
+  acceptEncoding: string;
+  connections: number;
+  warmUpSeconds: number;
+  seconds: number;
+  /** A JSON body: sent as a POST (GraphQL operations); absent, a GET. */
+  body?: string;
+  /** Called when the measured window opens (after the warm-up, on the same connections). */
+  onMeasuring?: () => void;
+}
+
+export interface ClosedLoopRun {
+  /** Latencies in milliseconds of the responses sent and received within the measured window. */
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  completed: number;
+  durationSeconds: number;
+  /** Received, headers included. */
+  bytes: number;
+  errors: number;
+  non2xx: number;
+  /** The client process's CPU time over the measured window. */
+  clientCpu: CpuTimes;
+}
+
+/** Runs closed-loop-client.ts in its own process (so it has its own event loop) and reads its one-line report. */
+export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopRun> {
+  const args = ['--import', 'tsx', CLIENT_SCRIPT, options.url, String(options.connections), String(options.warmUpSeconds), String(options.seconds)];
+  const child = spawn(process.execPath, args, {
+    env: {
+      ...process.env,
+      LOAD_AUTHORIZATION: options.authorization,
+      LOAD_ACCEPT_ENCODING: options.acceptEncoding,
+      LOAD_BODY: options.body ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let clientAtStart: CpuTimes | undefined;
+  let clientCpu: CpuTimes = { userMs: 0, systemMs: 0 };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    if (clientAtStart === undefined && stdout.includes('CLOSED_LOOP_MEASURING')) {
+      clientAtStart = processCpuTimes(child.pid!) ?? { userMs: 0, systemMs: 0 };
+      options.onMeasuring?.();
+    }
+    if (stdout.includes('CLOSED_LOOP_RESULT')) {
+      const now = processCpuTimes(child.pid!);
+      if (now && clientAtStart) clientCpu = { userMs: now.userMs - clientAtStart.userMs, systemMs: now.systemMs - clientAtStart.systemMs };
+    }
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = /^CLOSED_LOOP_RESULT (.+)$/m.exec(stdout);
+      if (code !== 0 || !line) return reject(new Error(`the load client exited with ${code}: ${stderr || stdout}`));
+      resolve({ ...(JSON.parse(line[1]) as Omit<ClosedLoopRun, 'clientCpu'>), clientCpu });
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import { RawJson } from '../raw-json.js';
+
+/** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
+export const CHANGE_COLUMNS = [
+  'id',
+  'monitoring_record_id',
+  'occurred_at',
+  'event_type',
+  'kind',
+  'table_id',
+  'table_name',
+  'record_id',
+  'field_ids',
+  'source',
+  'user_email',
+  'user_name',
+  'before_json',
+  'after_json',
+] as const;
+
+/** One change_entry row as read (raw-rows.ts): CHANGE_COLUMNS' values, then any column a query adds after them. */
+export type ChangeRow = unknown[];
+
+/** One logged change, exactly as GET …/changes answers it (CONTRACT §3). */
+export interface ChangeRecord {
+  id: string;
+  monitoringRecordId: string | null;
+  occurredAt: string;
+  eventType: string;
+  kind: string;
+  tableId: string;
+  tableName: string;
+  recordId: string | null;
+  fieldIds: string[];
+  source: string;
+  userEmail: string | null;
+  userName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+type Text = string | null;
+
+export function toChangeRecord(row: ChangeRow): ChangeRecord {
+  const [id, monitoringRecordId, occurredAt, eventType, kind, tableId, tableName, recordId, fieldIds, source, userEmail, userName, before, after] = row;
+  return {
+    id: String(id),
+    monitoringRecordId: monitoringRecordId as Text,
+    occurredAt: occurredAt as string,
+    eventType: eventType as string,
+    kind: kind as string,
+    tableId: tableId as string,
+    tableName: tableName as string,
+    recordId: recordId as Text,
+    fieldIds: JSON.parse(fieldIds as string) as string[],
+    source: source as string,
+    userEmail: userEmail as Text,
+    userName: userName as Text,
+    before: before === null ? null : (JSON.parse(before as string) as Record<string, unknown>),
+    after: after === null ? null : (JSON.parse(after as string) as Record<string, unknown>),
+  };
+}
+
+/**
+ * The JSON text of JSON.stringify(toChangeRecord(row)), without parsing the stored JSON columns: field_ids,
+ * before_json and after_json were written by JSON.stringify (change-ingest.service.ts), so they are spliced in as
+ * they are.
+ */
+export function changeRecordJson(row: ChangeRow): string {
+  const [id, monitoringRecordId, occurredAt, eventType, kind, tableId, tableName, recordId, fieldIds, source, userEmail, userName, before, after] = row;
+  const text = JSON.stringify;
+  return (
+    `{"id":${text(String(id))},"monitoringRecordId":${text(monitoringRecordId)},"occurredAt":${text(occurredAt)},` +
+    `"eventType":${text(eventType)},"kind":${text(kind)},"tableId":${text(tableId)},"tableName":${text(tableName)},` +
+    `"recordId":${text(recordId)},"fieldIds":${fieldIds as string},"source":${text(source)},"userEmail":${text(userEmail)},` +
+    `"userName":${text(userName)},"before":${(before as Text) ?? 'null'},"after":${(after as Text) ?? 'null'}}`
+  );
+}
+
+/** A page of rows as one JSON array, for a response (RawJson). */
+export function changeRecordsJson(rows: ChangeRow[]): RawJson {
+  return new RawJson(`[${rows.map(changeRecordJson).join(',')}]`);
+}
