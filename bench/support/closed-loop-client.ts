@@ -8,6 +8,7 @@
  * then one line `CLOSED_LOOP_RESULT {json}`.
  */
 import { connect, type Socket } from 'node:net';
+import { percentile } from './percentiles.js';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 /** The zero-length chunk that ends a chunked body, with the line end before it. */
@@ -126,14 +127,13 @@ stopping = true;
 for (const connection of pool) connection.close();
 
 latencies.sort((a, b) => a - b);
-const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? Number.NaN;
 const result = {
   completed: latencies.length,
   durationSeconds: durationMs / 1000,
   ...totals,
-  p50: at(50),
-  p90: at(90),
-  p99: at(99),
+  p50: percentile(latencies, 50),
+  p90: percentile(latencies, 90),
+  p99: percentile(latencies, 99),
   max: latencies[latencies.length - 1] ?? Number.NaN,
 };
 process.stdout.write(`CLOSED_LOOP_RESULT ${JSON.stringify(result)}\n`);

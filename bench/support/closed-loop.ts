@@ -1,40 +1,19 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { LoadRequest, LoadRun } from './load-run.js';
 import { processCpuTimes, type CpuTimes } from './process-stats.js';
 
 const CLIENT_SCRIPT = fileURLToPath(new URL('./closed-loop-client.ts', import.meta.url));
 
-export interface ClosedLoopOptions {
-  url: string;
-  authorization: string;
-  acceptEncoding: string;
-  connections: number;
+export interface ClosedLoopOptions extends LoadRequest {
+  /** Seconds on the same connections before the measured window. */
   warmUpSeconds: number;
-  seconds: number;
-  /** A JSON body: sent as a POST (GraphQL operations); absent, a GET. */
-  body?: string;
-  /** Called when the measured window opens (after the warm-up, on the same connections). */
+  /** Called when the measured window opens. */
   onMeasuring?: () => void;
 }
 
-export interface ClosedLoopRun {
-  /** Latencies in milliseconds of the responses sent and received within the measured window. */
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  completed: number;
-  durationSeconds: number;
-  /** Received, headers included. */
-  bytes: number;
-  errors: number;
-  non2xx: number;
-  /** The client process's CPU time over the measured window. */
-  clientCpu: CpuTimes;
-}
-
 /** Runs closed-loop-client.ts in its own process (so it has its own event loop) and reads its one-line report. */
-export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopRun> {
+export function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRun> {
   const args = ['--import', 'tsx', CLIENT_SCRIPT, options.url, String(options.connections), String(options.warmUpSeconds), String(options.seconds)];
   const child = spawn(process.execPath, args, {
     env: {
@@ -66,7 +45,7 @@ export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopRun
     child.once('exit', (code) => {
       const line = /^CLOSED_LOOP_RESULT (.+)$/m.exec(stdout);
       if (code !== 0 || !line) return reject(new Error(`the load client exited with ${code}: ${stderr || stdout}`));
-      resolve({ ...(JSON.parse(line[1]) as Omit<ClosedLoopRun, 'clientCpu'>), clientCpu });
+      resolve({ ...(JSON.parse(line[1]) as Omit<LoadRun, 'clientCpu'>), clientCpu });
     });
   });
 }

@@ -2,7 +2,8 @@ import autocannon from 'autocannon';
 import { percentile } from './percentiles.js';
 import { ownCpuTimes, processCpuTimes, processRss, sampleRssPeak, type CpuTimes } from './process-stats.js';
 import { runClosedLoop } from './closed-loop.js';
-import { runWrk, wrkAvailable, type WrkRun } from './wrk.js';
+import type { LoadRun } from './load-run.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 
 /**
  * `closed-loop` (closed-loop-client.ts, the default) warms up and measures on the same keep-alive connections.
@@ -26,6 +27,8 @@ export interface LoadOptions {
   generator?: LoadGenerator;
   /** A JSON body: each request is a POST with it (GraphQL operations); absent, a GET. */
   body?: string;
+  /** Called as the measured window opens, after the warm-up. */
+  onMeasuring?: () => void;
 }
 
 export interface LoadResult {
@@ -47,9 +50,6 @@ export interface LoadResult {
   clientCpuShare: number;
 }
 
-/** What one measured run yields, whichever tool made it (wrk's report is the shape). Latencies in milliseconds. */
-type Run = WrkRun;
-
 /** closed-loop, unless BENCH_LOAD_GENERATOR asks for wrk (when installed) or autocannon. */
 export function defaultLoadGenerator(): LoadGenerator {
   const asked = process.env.BENCH_LOAD_GENERATOR;
@@ -64,6 +64,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (generator === 'closed-loop') return closedLoopLoad(options);
   const fire = generator === 'wrk' ? fireWrk : fireAutocannon;
   if (options.warmUpSeconds > 0) await fire(options, options.warmUpSeconds);
+  options.onMeasuring?.();
   const serverBefore = processCpuTimes(options.serverPid);
   const rss = sampleRssPeak(() => processRss(options.serverPid));
   const run = await fire(options, options.seconds);
@@ -83,6 +84,7 @@ async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> {
     seconds: options.seconds,
     body: options.body,
     onMeasuring: () => {
+      options.onMeasuring?.();
       serverBefore = processCpuTimes(options.serverPid);
       rss = sampleRssPeak(() => processRss(options.serverPid));
     },
@@ -93,7 +95,7 @@ async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> {
 
 function result(
   generator: LoadGenerator,
-  run: Run,
+  run: LoadRun,
   serverBefore: CpuTimes | undefined,
   serverAfter: CpuTimes | undefined,
   serverPeakRss: number | undefined,
@@ -115,7 +117,7 @@ function result(
   };
 }
 
-function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
+function fireWrk(options: LoadOptions, seconds: number): Promise<LoadRun> {
   return runWrk({
     url: options.url,
     authorization: `Bearer ${options.apiKey}`,
@@ -126,7 +128,7 @@ function fireWrk(options: LoadOptions, seconds: number): Promise<Run> {
   });
 }
 
-async function fireAutocannon(options: LoadOptions, seconds: number): Promise<Run> {
+async function fireAutocannon(options: LoadOptions, seconds: number): Promise<LoadRun> {
   // autocannon's own histogram has 1 ms resolution; the per-response times are kept here at full precision.
   const latencies: number[] = [];
   const clientBefore = ownCpuTimes();

@@ -27,10 +27,10 @@ export async function profileService(
   let window: [number, number];
   let load: LoadResult;
   try {
-    const options = { url: `${service.url}${path}`, apiKey, connections, acceptEncoding, serverPid: service.pid, warmUpSeconds: 0 };
-    await runLoad({ ...options, seconds: 2 });
-    const from = monotonicMicros();
-    load = await runLoad({ ...options, seconds });
+    // The profile counts the measured window only: after the warm-up, on the same connections.
+    let from = 0;
+    const onMeasuring = () => void (from = monotonicMicros());
+    load = await runLoad({ url: `${service.url}${path}`, apiKey, connections, acceptEncoding, serverPid: service.pid, warmUpSeconds: 2, seconds, onMeasuring });
     window = [from, monotonicMicros()];
   } finally {
     // The profile is written when the process exits.

@@ -1,35 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { LoadRequest, LoadRun } from './load-run.js';
 import { processCpuTimes, type CpuTimes } from './process-stats.js';
 
 const REPORT_SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
-
-export interface WrkRun {
-  /** Latencies in milliseconds, from wrk's own histogram (microsecond resolution). */
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  completed: number;
-  durationSeconds: number;
-  /** Received, headers included. */
-  bytes: number;
-  errors: number;
-  /** Responses outside 2xx/3xx. */
-  non2xx: number;
-  /** wrk's own CPU time, sampled from /proc while it runs. */
-  clientCpu: CpuTimes;
-}
-
-export interface WrkOptions {
-  url: string;
-  authorization: string;
-  acceptEncoding: string;
-  connections: number;
-  seconds: number;
-  /** A JSON body: sent as a POST (GraphQL operations); absent, a GET. */
-  body?: string;
-}
 
 let available: boolean | undefined;
 
@@ -40,7 +14,7 @@ export function wrkAvailable(): boolean {
 }
 
 /** One closed-loop wrk run on a single thread (the server needs the other core). */
-export function runWrk(options: WrkOptions): Promise<WrkRun> {
+export function runWrk(options: LoadRequest): Promise<LoadRun> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', REPORT_SCRIPT, options.url];
   const child = spawn('wrk', args, {
     env: { ...process.env, WRK_AUTHORIZATION: options.authorization, WRK_ACCEPT_ENCODING: options.acceptEncoding, WRK_BODY: options.body ?? '' },

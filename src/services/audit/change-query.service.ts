@@ -17,7 +17,7 @@ import {
   type PageLead,
   type PageOrder,
 } from './change-page-sql.js';
-import { changeRecordsJson, toChangeRecord, type ChangeRecord, type ChangeRow } from './change-row.js';
+import { changeRecordsJson, positionOf, toChangeRecord, type ChangeRecord, type ChangeRow } from './change-row.js';
 
 /**
  * How deep the probe that picks the leading index looks. The cost of a page led by a filter grows with how densely
@@ -89,11 +89,7 @@ export class ChangeQueryService {
     const rows = await this.windowRows(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
     if (rows.length <= limit) return { records: changeRecordsJson(rows) };
     rows.length = limit;
-    const last = toChangeRecord(rows[limit - 1]);
-    return {
-      records: changeRecordsJson(rows),
-      nextCursor: this.cursors.encode(config.id, { occurredAt: last.occurredAt, id: Number(last.id) }),
-    };
+    return { records: changeRecordsJson(rows), nextCursor: this.cursors.encode(config.id, positionOf(rows[limit - 1])) };
   }
 
   /** A window of the config's changes, newest first, led by the sparsest filter's index. */

@@ -1,4 +1,5 @@
 import { RawJson } from '../raw-json.js';
+import type { ChangePosition } from './change-cursor.js';
 
 /** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
 export const CHANGE_COLUMNS = [
@@ -40,6 +41,12 @@ export interface ChangeRecord {
 }
 
 type Text = string | null;
+
+/** Where a row stands in page order (a cursor's position), read without parsing its JSON columns. */
+export function positionOf(row: ChangeRow): ChangePosition {
+  const [id, , occurredAt] = row;
+  return { occurredAt: occurredAt as string, id: Number(id) };
+}
 
 export function toChangeRecord(row: ChangeRow): ChangeRecord {
   const [id, monitoringRecordId, occurredAt, eventType, kind, tableId, tableName, recordId, fieldIds, source, userEmail, userName, before, after] = row;
