@@ -4,9 +4,11 @@
  * so the measured window holds no connection set-up, and every latency is one real response (no synthetic samples).
  *
  * argv: url, connections, warm-up seconds, measured seconds. Environment: LOAD_AUTHORIZATION, LOAD_ACCEPT_ENCODING,
- * LOAD_BODY (a JSON body makes each request a POST). Prints `CLOSED_LOOP_MEASURING` when the measured window opens,
- * then one line `CLOSED_LOOP_RESULT {json}`.
+ * LOAD_BODY (a JSON body makes each request a POST), LOAD_PATHS_FILE (a JSON array of paths of url's origin: the
+ * requests take them in turn, across all connections, instead of url's own). Prints `CLOSED_LOOP_MEASURING` when the
+ * measured window opens, then one line `CLOSED_LOOP_RESULT {json}`.
  */
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { percentile } from './percentiles.js';
 
@@ -18,20 +20,24 @@ const [urlText, connectionsText, warmUpText, secondsText] = process.argv.slice(2
 const url = new URL(urlText);
 const connections = Number(connectionsText);
 const body = process.env.LOAD_BODY ? Buffer.from(process.env.LOAD_BODY) : undefined;
-const request = Buffer.concat([
-  Buffer.from(
-    [
-      `${body ? 'POST' : 'GET'} ${url.pathname}${url.search} HTTP/1.1`,
-      `Host: ${url.host}`,
-      `Authorization: ${process.env.LOAD_AUTHORIZATION ?? ''}`,
-      `Accept-Encoding: ${process.env.LOAD_ACCEPT_ENCODING ?? 'identity'}`,
-      ...(body ? ['Content-Type: application/json', `Content-Length: ${body.length}`] : []),
-      '',
-      '',
-    ].join('\r\n'),
-  ),
-  body ?? Buffer.alloc(0),
-]);
+const paths: string[] = process.env.LOAD_PATHS_FILE
+  ? (JSON.parse(readFileSync(process.env.LOAD_PATHS_FILE, 'utf8')) as string[])
+  : [`${url.pathname}${url.search}`];
+const requests = paths.map((path) => requestFor(path));
+let nextRequest = 0;
+
+function requestFor(path: string): Buffer {
+  const head = [
+    `${body ? 'POST' : 'GET'} ${path} HTTP/1.1`,
+    `Host: ${url.host}`,
+    `Authorization: ${process.env.LOAD_AUTHORIZATION ?? ''}`,
+    `Accept-Encoding: ${process.env.LOAD_ACCEPT_ENCODING ?? 'identity'}`,
+    ...(body ? ['Content-Type: application/json', `Content-Length: ${body.length}`] : []),
+    '',
+    '',
+  ];
+  return Buffer.concat([Buffer.from(head.join('\r\n')), body ?? Buffer.alloc(0)]);
+}
 
 let measuring = false;
 let stopping = false;
@@ -72,7 +78,7 @@ class Connection {
     this.sentAt = performance.now();
     this.sentWhileMeasuring = measuring;
     this.bytes = 0;
-    this.socket.write(request);
+    this.socket.write(requests[nextRequest++ % requests.length]);
   }
 
   private receive(chunk: Buffer): void {

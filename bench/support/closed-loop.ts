@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadRequest, LoadRun } from './load-run.js';
 import { processCpuTimes, type CpuTimes } from './process-stats.js';
@@ -13,7 +16,20 @@ export interface ClosedLoopOptions extends LoadRequest {
 }
 
 /** Runs closed-loop-client.ts in its own process (so it has its own event loop) and reads its one-line report. */
-export function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRun> {
+export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRun> {
+  if (!options.paths) return runClient(options, '');
+  // Thousands of paths are too long for the environment: the client reads them from a file.
+  const dir = mkdtempSync(join(tmpdir(), 'basewatch-load-paths-'));
+  try {
+    const file = join(dir, 'paths.json');
+    writeFileSync(file, JSON.stringify(options.paths));
+    return await runClient(options, file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runClient(options: ClosedLoopOptions, pathsFile: string): Promise<LoadRun> {
   const args = ['--import', 'tsx', CLIENT_SCRIPT, options.url, String(options.connections), String(options.warmUpSeconds), String(options.seconds)];
   const child = spawn(process.execPath, args, {
     env: {
@@ -21,6 +37,7 @@ export function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRun> {
       LOAD_AUTHORIZATION: options.authorization,
       LOAD_ACCEPT_ENCODING: options.acceptEncoding,
       LOAD_BODY: options.body ?? '',
+      LOAD_PATHS_FILE: pathsFile,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

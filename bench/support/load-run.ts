@@ -10,6 +10,8 @@ export interface LoadRequest {
   seconds: number;
   /** A JSON body: sent as a POST (GraphQL operations); absent, a GET. */
   body?: string;
+  /** Paths of url's origin that the requests take in turn, instead of url's own (closed-loop only). */
+  paths?: string[];
 }
 
 /** What one measured run yields, whichever generator made it. Latencies in milliseconds. */

@@ -27,6 +27,8 @@ export interface LoadOptions {
   generator?: LoadGenerator;
   /** A JSON body: each request is a POST with it (GraphQL operations); absent, a GET. */
   body?: string;
+  /** Paths of url's origin that the requests take in turn, instead of url's own: only the closed-loop generator. */
+  paths?: string[];
   /** Called as the measured window opens, after the warm-up. */
   onMeasuring?: () => void;
 }
@@ -62,6 +64,7 @@ export function defaultLoadGenerator(): LoadGenerator {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const generator = options.generator ?? defaultLoadGenerator();
   if (generator === 'closed-loop') return closedLoopLoad(options);
+  if (options.paths) throw new Error(`${generator} sends one request over and over: rotating paths need closed-loop`);
   const fire = generator === 'wrk' ? fireWrk : fireAutocannon;
   if (options.warmUpSeconds > 0) await fire(options, options.warmUpSeconds);
   options.onMeasuring?.();
@@ -83,6 +86,7 @@ async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> {
     warmUpSeconds: options.warmUpSeconds,
     seconds: options.seconds,
     body: options.body,
+    paths: options.paths,
     onMeasuring: () => {
       options.onMeasuring?.();
       serverBefore = processCpuTimes(options.serverPid);

@@ -11,6 +11,8 @@ export interface Scenario {
   acceptEncoding?: 'gzip' | 'identity';
   /** Overrides the default load generator (to compare the two on one scenario). */
   generator?: LoadGenerator;
+  /** Paths the requests take in turn instead of `path` (which is the first of them): every request a new page. */
+  paths?: string[];
 }
 
 export interface Measured {

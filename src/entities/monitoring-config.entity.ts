@@ -39,6 +39,10 @@ export class MonitoringConfig {
   @Column({ type: 'varchar', length: 64 })
   timezone: string;
 
+  /** Bumped by every write to this config's change entries: a rendered change page is kept under it. */
+  @Column({ name: 'changes_version', type: 'integer', default: 0 })
+  changesVersion: number;
+
   @Column(timestampColumn('created_at'))
   createdAt: Date;
 

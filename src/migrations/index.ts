@@ -3,6 +3,7 @@ import { AgendaJobs1763800000000 } from './1763800000000-agenda-jobs.js';
 import { UsageRuns1763900000000 } from './1763900000000-usage-runs.js';
 import { AuditLog1764000000000 } from './1764000000000-audit-log.js';
 import { WebhookForwarding1764100000000 } from './1764100000000-webhook-forwarding.js';
+import { ChangeLogVersion1764200000000 } from './1764200000000-change-log-version.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   UsageRuns1763900000000,
   AuditLog1764000000000,
   WebhookForwarding1764100000000,
+  ChangeLogVersion1764200000000,
 ];

@@ -69,5 +69,6 @@ export const changeRoutes = {
       }),
     },
     errors: [400, 401, 404, 429],
+    conditional: true,
   }),
 };

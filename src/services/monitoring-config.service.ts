@@ -28,7 +28,7 @@ export interface UpdateMonitoringConfigInput {
 }
 
 /** A config as a change list names it: the config and the Changes table it logs into. */
-export type ChangeLogTarget = Pick<MonitoringConfig, 'id' | 'monitoringBaseId' | 'monitoringTableId'>;
+export type ChangeLogTarget = Pick<MonitoringConfig, 'id' | 'monitoringBaseId' | 'monitoringTableId' | 'changesVersion'>;
 
 /** Monitoring configs: which base is logged, into which Changes table, with what scope. */
 export class MonitoringConfigService implements WatchDemand {
@@ -59,8 +59,8 @@ export class MonitoringConfigService implements WatchDemand {
 
   /** What get() checks, answering only where the config logs to (it leads every change-list page). */
   async logTarget(accountId: string, id: string): Promise<ChangeLogTarget> {
-    const { monitoringBaseId, monitoringTableId } = await this.get(accountId, id);
-    return { id, monitoringBaseId, monitoringTableId };
+    const { monitoringBaseId, monitoringTableId, changesVersion } = await this.get(accountId, id);
+    return { id, monitoringBaseId, monitoringTableId, changesVersion };
   }
 
   findById(id: string): Promise<MonitoringConfig | null> {
@@ -94,6 +94,7 @@ export class MonitoringConfigService implements WatchDemand {
       monitoringTableName: table.name,
       scope: input.scope ?? 'all',
       timezone: input.timezone ?? 'UTC',
+      changesVersion: 0,
       createdAt: now,
       updatedAt: now,
     });

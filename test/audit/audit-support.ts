@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ChangeRecord } from '../../src/services/audit/change-row.js';
+import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import type { Http } from '../support/http.js';
 import type { SandboxApi } from '../support/sandbox-api.js';
 import type { TestApp } from '../support/test-app.js';
@@ -21,6 +22,16 @@ export function relaxSandboxRateLimit(app: TestApp): void {
   app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
 }
 
+/** A records_only config that logs the demo catalog base into the change-log base, and the catalog's Suppliers table. */
+export async function logCatalogSuppliers(app: TestApp, api: SandboxApi) {
+  const baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
+  const monitoringBaseId = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
+  const res = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId, scope: 'records_only' } });
+  expect(res.status).toBe(201);
+  const suppliers = (await api.schema(baseId)).find((t) => t.name === 'Suppliers')!;
+  const primaryName = suppliers.fields.find((f) => f.id === suppliers.primaryFieldId)!.name;
+  return { baseId, monitoringBaseId, configId: res.body.config.id as string, tableId: suppliers.id, primaryName };
+}
 
 /** Every logged change of a config through endpoint 8, newest first. */
 export async function allChanges(http: Http, configId: string, query = ''): Promise<ChangeRecord[]> {

@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { allChanges, AUDIT_APP_ENV, eventually, relaxSandboxRateLimit, tableRows } from './audit-support.js';
+import { allChanges, AUDIT_APP_ENV, eventually, logCatalogSuppliers, relaxSandboxRateLimit, tableRows } from './audit-support.js';
 
 describe('ingestion: pings, replays, failures', () => {
   let app: TestApp;
@@ -18,14 +17,7 @@ describe('ingestion: pings, replays, failures', () => {
     app = await startTestApp({ ...AUDIT_APP_ENV, UPSTREAM_TIMEOUT_MS: '1500' });
     relaxSandboxRateLimit(app);
     api = sandboxApi(app.url);
-    baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
-    monitoringBaseId = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
-    const res = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId, scope: 'records_only' } });
-    expect(res.status).toBe(201);
-    configId = res.body.config.id;
-    const suppliers = (await api.schema(baseId)).find((t) => t.name === 'Suppliers')!;
-    tableId = suppliers.id;
-    primaryName = suppliers.fields.find((f) => f.id === suppliers.primaryFieldId)!.name;
+    ({ baseId, monitoringBaseId, configId, tableId, primaryName } = await logCatalogSuppliers(app, api));
   });
   afterAll(() => app?.close());
 

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ChangeEntry, ChangeEntryField } from '../../src/entities/index.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
 import type { ChangeRecord } from '../../src/services/audit/change-row.js';
+import { bumpChangeVersions } from '../../src/services/audit/change-version.js';
 
 export interface SeedChange {
   occurredAt: string;
@@ -23,8 +24,9 @@ export interface SeedChange {
 export type LoggedChange = ChangeRecord;
 
 /**
- * Writes change entries of a config straight through the repositories, as ingestion stores them (an entry and one
- * change_entry_field row per field id), in the given order, and returns them as the endpoint should show them.
+ * Writes change entries of a config straight through the repositories, as ingestion stores them (an entry, one
+ * change_entry_field row per field id, the config's changes version bumped), in the given order, and returns them as
+ * the endpoint should show them.
  */
 export async function appendChanges(dataSource: DataSource, configId: string, changes: SeedChange[]): Promise<LoggedChange[]> {
   const logged: LoggedChange[] = [];
@@ -73,6 +75,7 @@ export async function appendChanges(dataSource: DataSource, configId: string, ch
         after: change.after ?? null,
       });
     }
+    await bumpChangeVersions(manager, [configId]);
   });
   return logged;
 }

@@ -148,6 +148,30 @@ describe('a delivery', () => {
     expect((await http('POST', `/webhooks/${webhook.webhookId}/deliveries/00000000-0000-4000-8000-000000000000/retry`)).status).toBe(404);
   });
 
+  it('sends again when a manual retry comes while an attempt is in flight, whatever that attempt ends in', async () => {
+    const at = nextPath();
+    const { accountId, webhook, http } = await webhookOn(at);
+    // The first attempt is answered late with a 400 (which fails a delivery at once); any later one at once with 200.
+    receiver.answer = (request) =>
+      request.path === at && receiver.at(at).length === 1 ? { status: 400, delayMs: 1_000 } : { status: 200 };
+    await feed(app, accountId, table.baseId, [update(recordId(), {}, { [table.fieldIds[0]!]: 1 })]);
+    await receiver.waitFor(at, 1);
+    const [inFlight] = await allDeliveries(http, webhook.webhookId);
+    expect(inFlight!.attempts).toEqual([]);
+
+    const retried = await http('POST', `/webhooks/${webhook.webhookId}/deliveries/${inFlight!.id}/retry`);
+    expect(retried.status).toBe(200);
+    const requests = await receiver.waitFor(at, 2);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual([inFlight!.id, inFlight!.id]);
+    // The late 400 of the first attempt is recorded, and does not fail the delivery the retry sent again.
+    const [done] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.attempts.length === 2);
+    expect(done!.attempts.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expect(done!.status).toBe('succeeded');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await allDeliveries(http, webhook.webhookId))[0]!.status).toBe('succeeded');
+    expect(receiver.at(at)).toHaveLength(2);
+  });
+
   it('does not follow a redirect: a 3xx fails the delivery', async () => {
     const at = nextPath();
     const target = nextPath();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
@@ -51,7 +52,9 @@ export class ResponseCache {
   async getOrRender(key: string, render: () => Promise<string>): Promise<CachedBody> {
     const cached = this.entries.get(key);
     if (cached) return cached;
-    const entry = new CachedBody(Buffer.from(await render()), `"${key.replace(/[^A-Za-z0-9:._-]/g, '_')}"`);
+    // A digest, not the key itself: keys hold query values (filters, cursors) that an ETag cannot carry.
+    const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
+    const entry = new CachedBody(Buffer.from(await render()), etag);
     this.entries.set(key, entry);
     return entry;
   }

@@ -2,7 +2,6 @@ import type { Request, Response, Router } from 'express';
 import type { ZodType, z } from 'zod';
 import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
-import { RawJson } from '../../services/raw-json.js';
 import { CachedBody } from './cached-body.js';
 
 export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 429 | 502 | 503;
@@ -60,7 +59,6 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
     res.status(spec.success.status);
     if (spec.success.status === 204) return void res.end();
     if (result instanceof CachedBody) return result.send(req, res);
-    if (result instanceof RawJson) return void res.type('json').send(result.text);
     res.json(result);
   });
 }

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
+import { bumpChangeVersions } from './change-version.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { scopeAllows, type ChangeEvent, type MonitoringScope, type WatchedBase } from './change-event.js';
@@ -133,6 +134,7 @@ export class ChangeIngestService {
       const entries = await this.insertEntries(manager, config.id, kept, now);
       if (entries.length) logged.set(config.id, entries);
     }
+    await bumpChangeVersions(manager, logged.keys());
     for (const sink of this.sinks) await sink.accept(manager, base, relevant);
     return logged;
   }

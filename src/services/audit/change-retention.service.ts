@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { bumpChangeVersionsOfEntries } from './change-version.js';
 
 const CHUNK = 5_000;
 
@@ -24,6 +25,7 @@ export class ChangeRetentionService {
       if (!ids.length) return deleted;
       await this.dataSource.transaction(async (manager) => {
         const list = ids.map((r) => Number(r.id));
+        await bumpChangeVersionsOfEntries(manager, list);
         await manager.createQueryBuilder().delete().from('change_entry_field').where('entry_id IN (:...list)', { list }).execute();
         await manager.createQueryBuilder().delete().from('change_outbox').where('entry_id IN (:...list)', { list }).execute();
         await manager.createQueryBuilder().delete().from('change_entry').where('id IN (:...list)', { list }).execute();

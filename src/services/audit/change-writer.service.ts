@@ -6,6 +6,7 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
+import { bumpChangeVersionsOfEntries } from './change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 
 /** How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up. */
@@ -141,6 +142,7 @@ export class ChangeWriterService {
   private async markWritten(pairs: Array<[number, string]>): Promise<void> {
     if (!pairs.length) return;
     await this.dataSource.transaction(async (manager) => {
+      await bumpChangeVersionsOfEntries(manager, pairs.map(([entryId]) => entryId));
       for (const [entryId, recordId] of pairs) {
         await manager.update(ChangeEntry, { id: entryId }, { monitoringRecordId: recordId });
       }

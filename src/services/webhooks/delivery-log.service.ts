@@ -67,7 +67,9 @@ export class DeliveryLogService {
 
   /**
    * Sends a delivery again, whatever its state, with a fresh retry schedule and the same `webhook-id` (so a
-   * receiver that got it already can tell). Only for active webhooks.
+   * receiver that got it already can tell). Only for active webhooks. The lease goes too: an attempt still in flight
+   * then records its outcome without ending or rescheduling the delivery (its updates need the lease), so the retry
+   * asked for is never undone.
    */
   async retry(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.webhooks.getActive(accountId, webhookId);
@@ -76,7 +78,7 @@ export class DeliveryLogService {
     if (!delivery) throw notFound('Delivery');
     const now = new Date();
     const requeued = { status: 'pending', retryStep: 0, nextAttemptAt: now, updatedAt: now } as const;
-    await repository.update({ seq: delivery.seq }, requeued);
+    await repository.update({ seq: delivery.seq }, { ...requeued, leaseToken: null, leaseUntil: null });
     this.wake();
     const [view] = await this.withAttempts([Object.assign(delivery, requeued)]);
     return view!;
