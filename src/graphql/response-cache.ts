@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
-import { CachedBody } from '../rest/http/cached-body.js';
+import { CachedBody, digestEtag } from '../rest/http/cached-body.js';
 import type { DatabaseVersion } from '../services/database-version.js';
 
 interface Entry {
@@ -42,8 +41,7 @@ export class GraphqlResponseCache {
 
   set(key: string, version: string, body: string, contentType: string): CachedBody {
     const bytes = Buffer.from(body);
-    const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
-    const entry = { version, body: new CachedBody(bytes, etag, contentType) };
+    const entry = { version, body: new CachedBody(bytes, digestEtag(bytes), contentType) };
     this.entries.set(key, entry);
     return entry.body;
   }

@@ -97,13 +97,13 @@ export function toChangeType(configId: string, record: ChangeRecord): ChangeType
   change.restId = record.id;
   change.monitoringRecordId = record.monitoringRecordId;
   change.occurredAt = record.occurredAt;
-  change.eventType = record.eventType as ChangeEventType;
-  change.kind = record.kind as ChangeKind;
+  change.eventType = record.eventType;
+  change.kind = record.kind;
   change.tableId = record.tableId;
   change.tableName = record.tableName;
   change.recordId = record.recordId;
   change.fieldIds = record.fieldIds;
-  change.source = record.source as ChangeSource;
+  change.source = record.source;
   change.userEmail = record.userEmail;
   change.userName = record.userName;
   change.before = record.before;
@@ -117,13 +117,13 @@ export const changeRecordOf = (entry: ChangeEntry): ChangeRecord => ({
   id: String(entry.id),
   monitoringRecordId: entry.monitoringRecordId,
   occurredAt: entry.occurredAt.toISOString(),
-  eventType: entry.eventType,
-  kind: entry.kind,
+  eventType: entry.eventType as ChangeEventType,
+  kind: entry.kind as ChangeKind,
   tableId: entry.tableId,
   tableName: entry.tableName,
   recordId: entry.recordId,
   fieldIds: JSON.parse(entry.fieldIds) as string[],
-  source: entry.source,
+  source: entry.source as ChangeSource,
   userEmail: entry.userEmail,
   userName: entry.userName,
   before: entry.beforeJson === null ? null : (JSON.parse(entry.beforeJson) as Record<string, unknown>),

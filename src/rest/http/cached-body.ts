@@ -6,6 +6,11 @@ import { LRUCache } from 'lru-cache';
 /** Bodies below this are sent as they are: compressing them costs more than it saves. */
 const GZIP_FROM_BYTES = 8_192;
 
+/** A strong ETag for a cached body: a digest of what names it (a cache key) or of the bytes themselves. */
+export function digestEtag(data: string | Buffer): string {
+  return `"${createHash('sha256').update(data).digest('base64url').slice(0, 32)}"`;
+}
+
 /** A rendered JSON response kept for reuse: its bytes, an ETag, and (made on first demand) its gzip form. */
 export class CachedBody {
   private gzipped?: Buffer;
@@ -53,8 +58,7 @@ export class ResponseCache {
     const cached = this.entries.get(key);
     if (cached) return cached;
     // A digest, not the key itself: keys hold query values (filters, cursors) that an ETag cannot carry.
-    const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
-    const entry = new CachedBody(Buffer.from(await render()), etag);
+    const entry = new CachedBody(Buffer.from(await render()), digestEtag(key));
     this.entries.set(key, entry);
     return entry;
   }

@@ -1,9 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
-import { bumpChangeVersions } from './change-version.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { scopeAllows, type ChangeEvent, type MonitoringScope, type WatchedBase } from './change-event.js';
+import { bumpChangeVersions } from './change-version.js';
 import type { ChangeSink } from './change-pipeline.js';
 import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
 import type { UpstreamWatchService } from './upstream-watch.service.js';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { bumpChangeVersionsOfEntries } from './change-version.js';
+import { bumpChangeVersions } from './change-version.js';
 
 const CHUNK = 5_000;
 
@@ -17,15 +17,16 @@ export class ChangeRetentionService {
       const ids = await this.dataSource
         .createQueryBuilder()
         .select('e.id', 'id')
+        .addSelect('e.config_id', 'configId')
         .from('change_entry', 'e')
         .where('e.occurred_at < :cutoff', { cutoff })
         .orderBy('e.occurred_at')
         .limit(CHUNK)
-        .getRawMany<{ id: number }>();
+        .getRawMany<{ id: number; configId: string }>();
       if (!ids.length) return deleted;
       await this.dataSource.transaction(async (manager) => {
         const list = ids.map((r) => Number(r.id));
-        await bumpChangeVersionsOfEntries(manager, list);
+        await bumpChangeVersions(manager, ids.map((r) => r.configId));
         await manager.createQueryBuilder().delete().from('change_entry_field').where('entry_id IN (:...list)', { list }).execute();
         await manager.createQueryBuilder().delete().from('change_outbox').where('entry_id IN (:...list)', { list }).execute();
         await manager.createQueryBuilder().delete().from('change_entry').where('id IN (:...list)', { list }).execute();

@@ -1,5 +1,6 @@
 import { RawJson } from '../raw-json.js';
 import type { ChangePosition } from './change-cursor.js';
+import type { ChangeEvent, ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 
 /** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
 export const CHANGE_COLUMNS = [
@@ -22,23 +23,12 @@ export const CHANGE_COLUMNS = [
 /** One change_entry row as read (raw-rows.ts): CHANGE_COLUMNS' values, then any column a query adds after them. */
 export type ChangeRow = unknown[];
 
-/** One logged change, exactly as GET …/changes answers it (CONTRACT §3). */
-export interface ChangeRecord {
+/** One logged change, exactly as GET …/changes answers it (CONTRACT §3): the event as stored, with its ids. */
+export type ChangeRecord = Omit<ChangeEvent, 'occurredAt' | 'position'> & {
   id: string;
   monitoringRecordId: string | null;
   occurredAt: string;
-  eventType: string;
-  kind: string;
-  tableId: string;
-  tableName: string;
-  recordId: string | null;
-  fieldIds: string[];
-  source: string;
-  userEmail: string | null;
-  userName: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+};
 
 type Text = string | null;
 
@@ -54,13 +44,13 @@ export function toChangeRecord(row: ChangeRow): ChangeRecord {
     id: String(id),
     monitoringRecordId: monitoringRecordId as Text,
     occurredAt: occurredAt as string,
-    eventType: eventType as string,
-    kind: kind as string,
+    eventType: eventType as ChangeEventType,
+    kind: kind as ChangeKind,
     tableId: tableId as string,
     tableName: tableName as string,
     recordId: recordId as Text,
     fieldIds: JSON.parse(fieldIds as string) as string[],
-    source: source as string,
+    source: source as ChangeSource,
     userEmail: userEmail as Text,
     userName: userName as Text,
     before: before === null ? null : (JSON.parse(before as string) as Record<string, unknown>),

@@ -15,15 +15,3 @@ export async function bumpChangeVersions(manager: EntityManager, configIds: Iter
     .where('id IN (:...ids)', { ids })
     .execute();
 }
-
-/** The same for the configs that own these change entries, before the entries are updated or deleted. */
-export async function bumpChangeVersionsOfEntries(manager: EntityManager, entryIds: number[]): Promise<void> {
-  if (!entryIds.length) return;
-  const owners = await manager
-    .createQueryBuilder()
-    .select('DISTINCT e.config_id', 'configId')
-    .from('change_entry', 'e')
-    .where('e.id IN (:...entryIds)', { entryIds })
-    .getRawMany<{ configId: string }>();
-  await bumpChangeVersions(manager, owners.map((o) => o.configId));
-}

@@ -6,7 +6,7 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { bumpChangeVersionsOfEntries } from './change-version.js';
+import { bumpChangeVersions } from './change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 
 /** How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up. */
@@ -97,7 +97,7 @@ export class ChangeWriterService {
           config.monitoringTableId,
           entries.map((e) => ({ fields: changesTableRow(e) })),
         );
-        await this.markWritten(entries.map((e, i) => [e.id, created[i]!.id]));
+        await this.markWritten(config.id, entries.map((e, i) => [e.id, created[i]!.id]));
         written += entries.length;
       } catch (error) {
         const refused = isUpstreamRequestError(error) && (error.upstreamStatus ?? 0) >= 400;
@@ -130,7 +130,7 @@ export class ChangeWriterService {
         if (typeof entryId === 'string' && wanted.has(entryId)) found.push([Number(entryId), record.id]);
       }
     }
-    await this.markWritten(found);
+    await this.markWritten(config.id, found);
     await outbox.update({ entryId: In(uncertain.map((r) => r.entryId)) }, { batchToken: null });
     this.options.logger.info(
       { configId: config.id, uncertain: uncertain.length, alreadyWritten: found.length },
@@ -139,10 +139,10 @@ export class ChangeWriterService {
     return found.length;
   }
 
-  private async markWritten(pairs: Array<[number, string]>): Promise<void> {
+  private async markWritten(configId: string, pairs: Array<[number, string]>): Promise<void> {
     if (!pairs.length) return;
     await this.dataSource.transaction(async (manager) => {
-      await bumpChangeVersionsOfEntries(manager, pairs.map(([entryId]) => entryId));
+      await bumpChangeVersions(manager, [configId]);
       for (const [entryId, recordId] of pairs) {
         await manager.update(ChangeEntry, { id: entryId }, { monitoringRecordId: recordId });
       }
