@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DocumentBounds } from './graphql/document-bounds.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
 export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
@@ -47,7 +48,7 @@ const envSchema = z.object({
   PORT: integer(0, 65535, 3000),
   HOST: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^([A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/, 'must be a host name or IP address').default('0.0.0.0'),
+    z.string().regex(/^([A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/, 'must be a host name or IP address').optional(),
   ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -116,6 +117,10 @@ const envSchema = z.object({
   AUDIT_WRITE_MAX_RETRY_MS: integer(10, 86_400_000, 600_000),
   GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
   GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
+  GRAPHQL_MAX_QUERY_BYTES: integer(1_024, 1_048_576, 65_536),
+  GRAPHQL_MAX_TOKENS: integer(100, 1_000_000, 10_000),
+  GRAPHQL_MAX_ALIASES: integer(0, 100_000, 100),
+  GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
 });
@@ -164,6 +169,8 @@ export interface Config {
     maxDepth: number;
     /** Highest estimated cost of an operation: one per field, times the page size under a connection. */
     maxCost: number;
+    /** Bounds of the query text itself, checked before it is validated. */
+    document: DocumentBounds;
     /** `key`: introspection needs an API key like every operation; `public`: it does not (development); `off`: disabled. */
     introspection: 'key' | 'public' | 'off';
     /** Memory for rendered query responses reused while the SQLite database is unchanged; 0 turns reuse off. */
@@ -214,7 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sandboxMode = e.AIRTABLE_TOKEN === undefined;
   return {
     port: e.PORT,
-    host: e.HOST,
+    // The demo's API and the sandbox with its well-known token stay on this machine unless asked otherwise.
+    host: e.HOST ?? (sandboxMode ? '127.0.0.1' : '0.0.0.0'),
     database,
     dataDir,
     bootstrapApiKey: e.BOOTSTRAP_API_KEY,
@@ -246,7 +254,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_DELIVERY_RETENTION,
     },
     adminToken: e.ADMIN_TOKEN,
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST, introspection: e.GRAPHQL_INTROSPECTION, responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxCost: e.GRAPHQL_MAX_COST,
+      document: {
+        maxBytes: e.GRAPHQL_MAX_QUERY_BYTES,
+        maxTokens: e.GRAPHQL_MAX_TOKENS,
+        maxAliases: e.GRAPHQL_MAX_ALIASES,
+        maxFragmentSpreads: e.GRAPHQL_MAX_FRAGMENT_SPREADS,
+      },
+      introspection: e.GRAPHQL_INTROSPECTION,
+      responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB,
+    },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,

@@ -14,6 +14,16 @@ const REQUEST_ERROR_CODES = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
+/**
+ * graphql-js gives up validating a document that repeats fields or fragments past its work budget with a bare
+ * "Validation aborted.": say what to change instead.
+ */
+export function requestErrorMessage(message: string): string {
+  return message === 'Validation aborted.'
+    ? 'Query refused: it repeats fields or fragment spreads too often to be validated; merge the repeated selections'
+    : message;
+}
+
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
@@ -32,7 +42,7 @@ export function createErrorFormatter(logger: Logger): ErrorFormatter {
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)) return { message: formatted.message, ...where, extensions: { code } };
     if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
-      return { message: formatted.message, ...where, extensions: { code: 'invalid_request' } };
+      return { message: requestErrorMessage(formatted.message), ...where, extensions: { code: 'invalid_request' } };
     }
     logger.error({ err: safeError(original), path: formatted.path }, 'GraphQL operation failed');
     return { message: 'Internal server error', ...where, extensions: { code: 'internal' } };

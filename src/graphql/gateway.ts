@@ -13,6 +13,7 @@ import { changeRecordOf } from '../resolvers/types/change.type.js';
 import { databaseVersionOf } from '../services/database-version.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
+import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
@@ -74,7 +75,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     '/graphql',
     requireApiKey(config.graphql.introspection),
     bodyForApollo,
-    graphqlHttpHandler(apollo, (res) => createContext(services, events, res.locals.account), responseCache(config, services)),
+    graphqlHttpHandler(apollo, (res) => createContext(services, events, res.locals.account), responseCache(config, services), new DocumentGuard(config.graphql.document)),
   );
 
   let subscriptions: SubscriptionServer | undefined;
@@ -82,7 +83,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     router,
     schema,
     listen: (server) => {
-      subscriptions = serveSubscriptions(server, { schema, services, events, limits, format });
+      subscriptions = serveSubscriptions(server, { schema, services, events, limits, bounds: config.graphql.document, format });
     },
     stop: async () => {
       stopFeeding();

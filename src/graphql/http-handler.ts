@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { Request, Response } from 'express';
 import type { GraphqlContext } from '../resolvers/context.js';
+import type { DocumentGuard } from './document-bounds.js';
 import type { GraphqlResponseCache } from './response-cache.js';
 
 /** Tells the HTTP handler which responses may be kept: queries without errors. */
@@ -26,6 +27,7 @@ export function graphqlHttpHandler(
   apollo: ApolloServer<GraphqlContext>,
   createContext: (res: Response) => GraphqlContext,
   cache: GraphqlResponseCache | undefined,
+  guard: DocumentGuard,
 ) {
   return async (req: Request, res: Response) => {
     const accountId = (res.locals.account as { id: string } | undefined)?.id;
@@ -34,9 +36,14 @@ export function graphqlHttpHandler(
     const hit = cache && key && version ? cache.get(key, version) : undefined;
     if (hit) return hit.send(req, res);
 
+    const search = new URL(req.url, 'http://localhost').search;
+    const query = queryTextOf(req, search);
+    const refusal = query === undefined ? undefined : guard.refusal(query);
+    if (refusal) return void res.status(400).json({ errors: [{ message: refusal.message, extensions: { code: 'invalid_request' } }] });
+
     let context: GraphqlContext | undefined;
     const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers: headersOf(req), search: new URL(req.url, 'http://localhost').search, body: req.body },
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers: headersOf(req), search, body: req.body },
       context: async () => (context = createContext(res)),
     });
     const status = response.status ?? 200;
@@ -53,6 +60,12 @@ export function graphqlHttpHandler(
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   };
+}
+
+/** The query text as Apollo will read it: the JSON body's `query` on POST, the `query` parameter on GET. */
+function queryTextOf(req: Request, search: string): string | undefined {
+  const query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
+  return typeof query === 'string' ? query : undefined;
 }
 
 function headersOf(req: Request): HeaderMap {

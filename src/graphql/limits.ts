@@ -72,8 +72,10 @@ function measureLimits({ schema, document, variables, operationName }: Operation
       estimators: [skipIntrospection, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch (error) {
-    if (error instanceof GraphQLError) return undefined; // Bad variables: execution reports them.
-    throw error;
+    // Whatever stops the measurement (the library's node cap, bad variables, a fault of ours) refuses the operation:
+    // one that cannot be measured must not run unmeasured.
+    const reason = error instanceof GraphQLError ? error.message : 'the cost of the query could not be measured';
+    return limitError(`Query refused: ${reason.replace(/\.$/, '')}`);
   }
   if (cost > limits.maxCost) return limitError(`Query cost ${cost} exceeds the limit of ${limits.maxCost}`);
   return undefined;

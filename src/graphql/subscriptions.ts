@@ -7,7 +7,8 @@ import { createContext } from '../resolvers/context.js';
 import type { EventHub } from '../resolvers/support/event-hub.js';
 import type { AccountSummary } from '../services/account.service.js';
 import type { Services } from '../services.js';
-import type { ErrorFormatter } from './errors.js';
+import { checkDocument, type DocumentBounds } from './document-bounds.js';
+import { requestErrorMessage, type ErrorFormatter } from './errors.js';
 import { checkLimits, type OperationLimits } from './limits.js';
 
 export interface SubscriptionServer {
@@ -20,6 +21,7 @@ interface Options {
   services: Services;
   events: EventHub;
   limits: OperationLimits;
+  bounds: DocumentBounds;
   format: ErrorFormatter;
 }
 
@@ -28,7 +30,7 @@ interface Options {
  * `connectionParams` (`{ "authorization": "Bearer sk_…" }` or the bare key); a socket without a valid key is closed
  * with 4403. Operations get the same validation, limits, context and error shaping as over HTTP.
  */
-export function serveSubscriptions(server: Server, { schema, services, events, limits, format }: Options): SubscriptionServer {
+export function serveSubscriptions(server: Server, { schema, services, events, limits, bounds, format }: Options): SubscriptionServer {
   const sockets = new WebSocketServer({ server, path: '/graphql' });
   const toFormatted = (error: GraphQLError) =>
     !error.path && !error.originalError ? requestError(error).toJSON() : format(error.toJSON(), error);
@@ -42,9 +44,11 @@ export function serveSubscriptions(server: Server, { schema, services, events, l
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
+        const checked = checkDocument(payload.query, bounds);
+        if (checked.error) return [requestError(checked.error)];
         let document: DocumentNode;
         try {
-          document = parse(payload.query);
+          document = checked.document ?? parse(payload.query);
         } catch (error) {
           return [requestError(error as GraphQLError)];
         }
@@ -82,4 +86,4 @@ function keyParam(params: Readonly<Record<string, unknown>> | undefined): string
 
 /** A parse, validation or variable error: the caller's request was wrong (`invalid_request`). */
 const requestError = (error: GraphQLError) =>
-  new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'invalid_request' } });
+  new GraphQLError(requestErrorMessage(error.message), { nodes: error.nodes, extensions: { code: 'invalid_request' } });

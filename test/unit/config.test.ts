@@ -12,6 +12,12 @@ describe(loadConfig.name, () => {
     expect(config.webhookAllowedHosts).toEqual([]);
   });
 
+  it('listens on loopback only in sandbox mode, on every interface with a real upstream, and as HOST says', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ AIRTABLE_TOKEN: 'pat123' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it('uses the real upstream when AIRTABLE_TOKEN is set', () => {
     const config = loadConfig({ AIRTABLE_TOKEN: 'pat123', AIRTABLE_API_URL: 'https://api.airtable.com/' });
     expect(config.upstream).toMatchObject({ mode: 'airtable', token: 'pat123', apiUrl: 'https://api.airtable.com' });
