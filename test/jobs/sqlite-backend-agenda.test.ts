@@ -130,6 +130,25 @@ describe(SqliteBackend.name, () => {
     expect(entries.map((entry) => entry.event)).toEqual(expect.arrayContaining(['locked', 'start', 'success', 'complete']));
   });
 
+  it('records a failure that is not an Error (a thrown string or plain object) and unlocks the job', async () => {
+    const agenda = await startAgenda(db.dataSource, { logging: true });
+    agenda.define('throws-object', async () => {
+      throw { code: 'E_PLAIN', detail: 42 };
+    });
+    agenda.define('throws-string', async () => {
+      throw 'plain string';
+    });
+    await agenda.start();
+    const objectJob = String((await agenda.now('throws-object')).attrs._id);
+    const stringJob = String((await agenda.now('throws-string')).attrs._id);
+    const stateOf = async (name: string) => (await agenda.queryJobs({ name })).jobs[0];
+    await waitFor(async () => (await stateOf('throws-object'))?.state === 'failed' && (await stateOf('throws-string'))?.state === 'failed');
+    expect(await stateOf('throws-object')).toMatchObject({ _id: objectJob, failReason: '{"code":"E_PLAIN","detail":42}', failCount: 1 });
+    expect(await stateOf('throws-string')).toMatchObject({ _id: stringJob, failReason: 'plain string', failCount: 1 });
+    const rows = await db.dataSource.query('SELECT locked_at FROM agenda_job WHERE name LIKE ?', ['throws-%']);
+    expect(rows).toEqual([{ locked_at: null }, { locked_at: null }]);
+  });
+
   it('serves agendash: pages by state, retry of a failed job, pause, resume, stats and delete', async () => {
     const agenda = await startAgenda(db.dataSource);
     let attempts = 0;

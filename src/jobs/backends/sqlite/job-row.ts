@@ -36,6 +36,19 @@ const json = (value: unknown): string | null => (value === undefined || value ==
 const parsed = <T>(value: string | null): T | undefined => (value === null ? undefined : (JSON.parse(value) as T));
 const date = (value: string | null): Date | undefined => (value === null ? undefined : new Date(value));
 const flag = (value: boolean | undefined): number => (value ? 1 : 0);
+/**
+ * Agenda stores whatever a handler failed with: an Error's message, but a thrown string or plain object as it is.
+ * SQLite cannot bind an object, and a failure that cannot be saved would leave the job locked with nothing recorded.
+ */
+export const reasonText = (reason: unknown): string | null => {
+  if (reason === undefined || reason === null) return null;
+  if (typeof reason === 'string') return reason;
+  try {
+    return JSON.stringify(reason) ?? String(reason);
+  } catch {
+    return String(reason);
+  }
+};
 
 export function toJob<DATA = unknown>(row: JobRow): JobParameters<DATA> {
   return {
@@ -96,7 +109,7 @@ const processorColumns: Array<[column: string, field: keyof JobParameters, value
   ['last_finished_at', 'lastFinishedAt', (job) => iso(job.lastFinishedAt)],
   ['failed_at', 'failedAt', (job) => iso(job.failedAt)],
   ['fail_count', 'failCount', (job) => job.failCount ?? null],
-  ['fail_reason', 'failReason', (job) => job.failReason ?? null],
+  ['fail_reason', 'failReason', (job) => reasonText(job.failReason)],
   ['progress', 'progress', (job) => job.progress ?? null],
 ];
 
@@ -121,7 +134,7 @@ export function stateValues(job: JobParameters): SqlValue[] {
     iso(job.nextRunAt),
     iso(job.lastRunAt),
     job.progress ?? null,
-    job.failReason ?? null,
+    reasonText(job.failReason),
     job.failCount ?? null,
     iso(job.failedAt),
     iso(job.lastFinishedAt),

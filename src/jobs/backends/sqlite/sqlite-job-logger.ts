@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobLogEntry, JobLogger, JobLogQuery, JobLogQueryResult } from 'agenda';
 import type { DataSource } from 'typeorm';
 import { and, iso, quotedTable, sqliteHandle, type Sql } from './sqlite-handle.js';
+import { reasonText } from './job-row.js';
 
 interface LogRow {
   id: string;
@@ -45,7 +46,7 @@ export class SqliteJobLogger implements JobLogger {
         entry.jobName,
         entry.message,
         entry.duration ?? null,
-        entry.error ?? null,
+        reasonText(entry.error),
         entry.failCount ?? null,
         entry.retryDelay ?? null,
         entry.retryAttempt ?? null,
