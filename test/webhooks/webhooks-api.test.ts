@@ -105,11 +105,41 @@ describe('the webhook URL guard at create', () => {
   });
 
   it.each([
+    ['a line break (header injection)', `${ALLOWED}\r\nX-Injected: 1`],
+    ['a tab inside the host', 'http://127.0.0.\t1:65000/hook'],
+    ['a NUL', `${ALLOWED}\u0000`],
+    ['a leading space', ` ${ALLOWED}`],
+    ['a line separator', `${ALLOWED}\u2028`],
+  ])('rejects %s, even to an allow-listed host', async (_name, webhookUrl) => {
+    const res = await app.http('POST', '/webhooks', { body: { baseId: table.baseId, event: 'table_create', webhookUrl } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'invalid_request', message: 'webhookUrl must not contain spaces or control characters' });
+  });
+
+  it.each([
     ['plain http to an allow-listed host:port', ALLOWED],
     ['a host name resolving to loopback, allow-listed by name', 'http://localhost:65001/hook'],
   ])('accepts %s', async (_name, webhookUrl) => {
     const res = await app.http('POST', '/webhooks', { body: { baseId: table.baseId, event: 'table_create', webhookUrl } });
     expect(res.status).toBe(201);
+  });
+});
+
+describe('the stored webhook URL', () => {
+  it('is the normal form of the URL given: lower-case host, default port dropped, path encoded', async () => {
+    const res = await app.http('POST', '/webhooks', {
+      body: { baseId: table.baseId, event: 'table_create', webhookUrl: 'HTTP://LocalHost:65001/a b/../Hook?x=ü' },
+    });
+    expect(res.status).toBe(400);
+    const created = await app.http('POST', '/webhooks', {
+      body: { baseId: table.baseId, event: 'table_create', webhookUrl: 'HTTP://LocalHost:65001/a/../Hook?x=%C3%BC&y=ü' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.webhook.webhookUrl).toBe('http://localhost:65001/Hook?x=%C3%BC&y=%C3%BC');
+    const listed = await app.http('GET', `/webhooks?baseId=${table.baseId}`);
+    expect(listed.body.webhooks.find((w: { webhookId: string }) => w.webhookId === created.body.webhook.webhookId).webhookUrl).toBe(
+      'http://localhost:65001/Hook?x=%C3%BC&y=%C3%BC',
+    );
   });
 });
 

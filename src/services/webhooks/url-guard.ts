@@ -22,6 +22,7 @@ export type ResolveAll = (hostname: string) => Promise<Array<{ address: string; 
 const resolveAll: ResolveAll = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
 /**
  * The SSRF guard of webhook URLs: https only, and every address the host resolves to must be on the public
@@ -38,6 +39,8 @@ export class WebhookUrlGuard {
   /** Checks the URL's form and scheme (no DNS); returns it parsed. */
   private parse(raw: string): URL {
     if (raw.length > MAX_WEBHOOK_URL_LENGTH) throw new UnsafeWebhookUrl(`must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+    // The URL parser would drop tabs and line breaks and trim the rest; a URL that needs it was not meant as sent.
+    if (CONTROL_OR_SPACE.test(raw)) throw new UnsafeWebhookUrl('must not contain spaces or control characters');
     let url: URL;
     try {
       url = new URL(raw);

@@ -78,8 +78,9 @@ export class WebhookService implements WatchDemand {
 
   async create(accountId: string, input: CreateWebhookInput): Promise<{ webhook: Webhook; secret: string }> {
     const target = targetOf(input);
+    let webhookUrl: string;
     try {
-      await this.guard.check(input.webhookUrl);
+      webhookUrl = (await this.guard.check(input.webhookUrl)).url.href;
     } catch (error) {
       if (error instanceof UnsafeWebhookUrl) throw invalidRequest(`webhookUrl ${error.message}`);
       throw error;
@@ -92,7 +93,7 @@ export class WebhookService implements WatchDemand {
       accountId,
       baseId: input.baseId,
       ...target,
-      webhookUrl: input.webhookUrl,
+      webhookUrl,
       coalesceUpdates: input.coalesceUpdates ?? false,
       secret: this.secrets.seal(secret),
       previousSecret: null,
