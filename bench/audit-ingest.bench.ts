@@ -28,6 +28,7 @@ export async function runAuditIngestBench(): Promise<ReportTable[]> {
         LOG_LEVEL: 'silent',
         SCHEDULER_RUN_JOBS: 'false',
         UPSTREAM_REQUESTS_PER_SECOND: String(pace),
+        SANDBOX_STATE_FILE: 'off',
       });
       const running = await startServer(config, createLogger(config.logLevel));
       try {

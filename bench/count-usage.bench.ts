@@ -36,6 +36,8 @@ export async function runCountUsageBench(): Promise<ReportTable[]> {
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
       LOG_LEVEL: 'silent',
+      // A 100,000-record base: the sandbox stays in memory (no state file to save it into).
+      SANDBOX_STATE_FILE: 'off',
     });
     const running = await startServer(config, createLogger(config.logLevel));
     try {

@@ -125,7 +125,7 @@ async function compare(service: BuiltService, apiKey: string, mode: string, pair
 
 /** Snapshot days are recorded through the services of an in-process app, on the database the change log is in. */
 async function seedSnapshots(databasePath: string, apiKey: string) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
   const running = await startServer(config, createLogger(config.logLevel));
   try {
     return await seedSnapshotHistory(running, apiKey, HISTORY);

@@ -23,6 +23,7 @@ export async function runSchedulerBench(): Promise<ReportTable[]> {
       DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
       LOG_LEVEL: 'silent',
       SCHEDULER_RUN_JOBS: 'false',
+      SANDBOX_STATE_FILE: 'off',
     });
     const running = await startServer(config, createLogger(config.logLevel));
     try {

@@ -63,7 +63,7 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
 
 /** Seeds through the services of an in-process app, and times the steps of one request while it is up. */
 async function seedAndTimeSteps(databasePath: string, apiKey: string) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', SANDBOX_STATE_FILE: 'off' });
   const running = await startServer(config, createLogger(config.logLevel));
   try {
     progress(`snapshots: seeding ${count(HISTORY.days)} days of a ${HISTORY.tables}-table base`);

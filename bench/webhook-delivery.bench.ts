@@ -33,6 +33,7 @@ export async function runWebhookDeliveryBench(): Promise<ReportTable[]> {
         HOST: '127.0.0.1',
         DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
         LOG_LEVEL: 'silent',
+        SANDBOX_STATE_FILE: 'off',
         SCHEDULER_RUN_JOBS: 'true',
         JOBS_PROCESS_EVERY_MS: '50',
         UPSTREAM_REQUESTS_PER_SECOND: '50',

@@ -73,6 +73,8 @@ const envSchema = z.object({
   AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8).default(DEFAULT_SANDBOX_TOKEN)),
   SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
+  // Not emptyToUndefined: empty, like `off`, means memory only.
+  SANDBOX_STATE_FILE: z.string().optional(),
   PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   MONGODB_URL: z.preprocess(emptyToUndefined, z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
   WEBHOOK_ALLOWED_HOSTS: z.preprocess(
@@ -144,7 +146,12 @@ export interface Config {
     lockoutMs: number;
     retryBaseDelayMs: number;
   };
-  sandbox: { token: string; demoScale: number };
+  sandbox: {
+    token: string;
+    demoScale: number;
+    /** The sandbox's state file (beside the SQLite file by default); undefined: memory only. */
+    stateFile?: string;
+  };
   publicUrl?: string;
   mongodbUrl?: string;
   webhookAllowedHosts: string[];
@@ -237,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockoutMs: e.UPSTREAM_LOCKOUT_MS,
       retryBaseDelayMs: e.UPSTREAM_RETRY_BASE_DELAY_MS,
     },
-    sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE },
+    sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE, stateFile: sandboxStateFile(e.SANDBOX_STATE_FILE, dataDir) },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mongodbUrl: e.MONGODB_URL,
     webhookAllowedHosts: (e.WEBHOOK_ALLOWED_HOSTS ?? '')
@@ -285,6 +292,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       usageMaxRetries: e.USAGE_MAX_RETRIES,
     },
   };
+}
+
+export const SANDBOX_STATE_FILE_NAME = 'sandbox-state.json';
+
+function sandboxStateFile(value: string | undefined, dataDir: string): string | undefined {
+  if (value === undefined) return `${dataDir}/${SANDBOX_STATE_FILE_NAME}`;
+  return value.trim() === '' || value.trim().toLowerCase() === 'off' ? undefined : value.trim();
 }
 
 function dirnameOf(path: string): string {

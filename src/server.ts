@@ -55,7 +55,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     dataSource = await openDatabase(config.database);
     const sandbox =
       config.upstream.mode === 'sandbox'
-        ? createSandbox({ token: config.sandbox.token, demo: { scale: config.sandbox.demoScale } })
+        ? createSandbox({
+            token: config.sandbox.token,
+            demo: { scale: config.sandbox.demoScale },
+            stateFile: config.sandbox.stateFile,
+            logger,
+          })
         : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;

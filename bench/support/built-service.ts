@@ -22,7 +22,7 @@ export function buildService(): void {
 export async function startBuiltService(env: Record<string, string>, nodeArgs: string[] = []): Promise<BuiltService> {
   const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_STATE_FILE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

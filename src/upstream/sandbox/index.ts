@@ -4,6 +4,7 @@ import { seedDemo } from './demo-seed.js';
 import { FaultControl, type FaultSettings } from './fault-control.js';
 import { createIdGenerator } from './id-generator.js';
 import { IteratorRegistry } from './iterator-registry.js';
+import { openSandboxState, type SandboxLogger } from './persistence/sandbox-persistence.js';
 import { createRandom, hashSeed } from './prng.js';
 import { RateLimiter } from './rate-limiter.js';
 import { createSandboxRouter } from './sandbox.router.js';
@@ -32,6 +33,7 @@ export {
   WEBHOOK_RETENTION_MS,
 } from './webhooks/webhook-registry.js';
 export type { SandboxWebhookOptions } from './webhooks/webhook.types.js';
+export type { SandboxLogger } from './persistence/sandbox-persistence.js';
 export { automationIdFor, formPageIdFor, formViewIdFor } from './webhooks/action-metadata.js';
 
 export interface SandboxOptions {
@@ -51,6 +53,15 @@ export interface SandboxOptions {
   now?: () => number;
   /** Notification ping timing; the defaults are the platform's. */
   webhooks?: SandboxWebhookOptions;
+  /**
+   * Keeps the state (bases, records, webhooks, id streams) in this JSON file: loaded instead of seeding when it
+   * exists, saved `stateSaveDelayMs` after changes and by close(). Default: memory only.
+   */
+  stateFile?: string;
+  /** Default 1,000. */
+  stateSaveDelayMs?: number;
+  /** Where state-file problems are reported; default: the console. */
+  logger?: SandboxLogger;
 }
 
 export interface Sandbox {
@@ -63,7 +74,10 @@ export interface Sandbox {
   events: EventEmitter;
   /** The Webhooks API's state: webhooks, payloads and notification pings. */
   webhooks: SandboxWebhooks;
-  /** Cancels pending and in-flight notification pings (their timers never hold the process open anyway). */
+  /**
+   * Cancels pending and in-flight notification pings (their timers never hold the process open anyway) and writes
+   * the state file when changes are pending.
+   */
   close(): void;
 }
 
@@ -73,18 +87,26 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   if (!options.token) throw new Error('The sandbox needs a non-empty token');
   const seed = options.seed ?? DEFAULT_SANDBOX_SEED;
   const events = new EventEmitter();
-  const store = new SandboxStore(seed, events);
-  if (options.demo !== false) seedDemo(store, { seed, scale: checkScale(options.demo?.scale ?? 1) });
+  const persistence = openSandboxState(options.stateFile, options.stateSaveDelayMs ?? 1_000, options.logger ?? consoleLogger);
+  const changed = () => persistence.saver?.changed();
+  const saved = persistence.saved;
+  const store = new SandboxStore(seed, events, { saved: saved?.store, onSeeded: changed });
+  if (!saved && options.demo !== false) seedDemo(store, { seed, scale: checkScale(options.demo?.scale ?? 1) });
   const stats = new SandboxStats();
   const limiter = new RateLimiter();
   const faults: FaultControl = new FaultControl(defaultFaults(options), seed, {
     onReset: () => limiter.clear(),
     expireIterators: (): number => iterators.expireAll(),
   });
-  const iteratorIds = createIdGenerator(createRandom(hashSeed(seed, 'iterators')));
+  const iteratorRandom = createRandom(saved?.iterators.random ?? hashSeed(seed, 'iterators'));
+  const iteratorIds = createIdGenerator(iteratorRandom);
   const iterators: IteratorRegistry = new IteratorRegistry(iteratorIds, () => faults.get().iteratorTtlMs);
-  const webhooks = new SandboxWebhooks(store, options.now ?? Date.now, seed, options.webhooks);
-  events.on('change', (change: SandboxChange) => webhooks.handleChange(change));
+  const webhooks = new SandboxWebhooks(store, options.now ?? Date.now, seed, options.webhooks, { saved: saved?.webhooks, changed });
+  events.on('change', (change: SandboxChange) => {
+    webhooks.handleChange(change);
+    changed();
+  });
+  persistence.attach(() => ({ store: store.exportState(), webhooks: webhooks.exportState(), iterators: { random: iteratorRandom.state() } }));
   const router = createSandboxRouter({
     token: options.token,
     store,
@@ -95,8 +117,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     webhooks,
     basesIteratorId: iteratorIds.next('itr'),
   });
-  return { router, store, faults, stats, events, webhooks, close: () => webhooks.close() };
+  const close = () => {
+    webhooks.close();
+    persistence.saver?.close();
+  };
+  return { router, store, faults, stats, events, webhooks, close };
 }
+
+const consoleLogger: SandboxLogger = {
+  info: (details, message) => console.info(`sandbox: ${message}`, details),
+  warn: (details, message) => console.warn(`sandbox: ${message}`, details),
+};
 
 function defaultFaults(options: SandboxOptions): FaultSettings {
   return {

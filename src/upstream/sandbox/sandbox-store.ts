@@ -3,7 +3,8 @@ import { DEFAULT_ACTOR } from './actor.js';
 import { summarizeBase, type BaseSummary } from './base-summary.js';
 import { createIdGenerator, type IdGenerator } from './id-generator.js';
 import { buildLargeBase } from './large-base.js';
-import { createRandom, hashSeed } from './prng.js';
+import { loadBases, saveBases, type StoreState } from './persistence/saved-state.js';
+import { createRandom, hashSeed, type ResumableRandom } from './prng.js';
 import {
   createRecords,
   deleteRecords,
@@ -37,24 +38,43 @@ export interface RecordUpdateOptions extends RecordWriteOptions {
   replace?: boolean;
 }
 
+export interface StoreOptions {
+  /** Resumes a saved store: its bases, and ids continuing where they stopped. Default: empty. */
+  saved?: StoreState;
+  /** Called after content was added without a change event (seeding), e.g. to save the state. */
+  onSeeded?: () => void;
+}
+
 /**
  * The sandbox's data. Lookups throw Airtable's 403 for unknown bases and tables; mutations validate like the API
  * (but without its 10-records-per-request limit) and emit a `change` event. Tables may be named by id or name.
  */
 export class SandboxStore {
   private readonly bases = new Map<string, SandboxBase>();
+  private readonly random: ResumableRandom;
   private readonly ids: IdGenerator;
   private readonly context: MutationContext;
   private readonly seeding: MutationContext;
-  private largeBases = 0;
+  private readonly onSeeded: () => void;
+  private largeBases: number;
 
   constructor(
     private readonly seed: number,
     events: EventEmitter,
+    options: StoreOptions = {},
   ) {
-    this.ids = createIdGenerator(createRandom(hashSeed(seed, 'store')));
+    this.random = createRandom(options.saved?.random ?? hashSeed(seed, 'store'));
+    this.ids = createIdGenerator(this.random);
     this.context = { ids: this.ids, emit: (change) => events.emit('change', change) };
     this.seeding = { ids: this.ids };
+    this.onSeeded = options.onSeeded ?? (() => undefined);
+    this.largeBases = options.saved?.largeBases ?? 0;
+    for (const base of loadBases(options.saved?.bases ?? [])) this.bases.set(base.id, base);
+  }
+
+  /** Everything needed to resume this store later (the bases are shared, not copied: serialise at once). */
+  exportState(): StoreState {
+    return { random: this.random.state(), largeBases: this.largeBases, bases: saveBases(this.bases.values()) };
   }
 
   listBases(): SandboxBase[] {
@@ -108,6 +128,7 @@ export class SandboxStore {
       });
     }
     this.bases.set(base.id, base);
+    this.onSeeded();
     return base;
   }
 
@@ -116,6 +137,7 @@ export class SandboxStore {
     const random = createRandom(hashSeed(this.seed, 'large', options.name, this.largeBases++));
     const base = buildLargeBase(createIdGenerator(random), random, options);
     this.bases.set(base.id, base);
+    this.onSeeded();
     return base;
   }
 

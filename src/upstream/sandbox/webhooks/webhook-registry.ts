@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CreatedWebhook, UpstreamWebhook, WebhookPayload, WebhookPayloadPage } from '../../webhook-types.js';
 import { createIdGenerator, type IdGenerator } from '../id-generator.js';
-import { createRandom, hashSeed } from '../prng.js';
+import type { WebhooksState } from '../persistence/saved-state.js';
+import { createRandom, hashSeed, type ResumableRandom } from '../prng.js';
 import type { SandboxChange } from '../sandbox-change.types.js';
 import type { SandboxStore } from '../sandbox-store.js';
 import { toActionMetadata } from './action-metadata.js';
@@ -21,6 +22,13 @@ export const MAX_PAYLOADS_PER_PAGE = 50;
 
 type ErrorCode = 'INVALID_FILTERS' | 'INTERNAL_ERROR';
 
+export interface WebhookRegistryPersistence {
+  /** Resumes saved webhooks (payloads, cursors, secrets, expiry) and their id stream. */
+  saved?: WebhooksState;
+  /** Called after every change to the registry's state that no store change accounts for. */
+  changed?: () => void;
+}
+
 /**
  * The Webhooks API of the sandbox: webhooks per base, their payloads (one per matching change, numbered by a
  * per-webhook cursor that is never reset) and notification pings. Time comes from `now`, so tests can move it.
@@ -29,15 +37,23 @@ export class SandboxWebhooks {
   private readonly webhooks = new Map<string, StoredWebhook>();
   private readonly transactionNumbers = new Map<string, number>();
   private readonly pinger: NotificationPinger;
+  private readonly random: ResumableRandom;
   private readonly ids: IdGenerator;
+  private readonly changed: () => void;
 
   constructor(
     private readonly store: SandboxStore,
     private readonly now: () => number,
     seed: number,
     options: SandboxWebhookOptions = {},
+    persistence: WebhookRegistryPersistence = {},
   ) {
-    this.ids = createIdGenerator(createRandom(hashSeed(seed, 'webhooks')));
+    const { saved } = persistence;
+    this.random = createRandom(saved?.random ?? hashSeed(seed, 'webhooks'));
+    this.ids = createIdGenerator(this.random);
+    this.changed = persistence.changed ?? (() => undefined);
+    for (const hook of saved?.webhooks ?? []) this.webhooks.set(hook.id, hook);
+    for (const [baseId, number] of saved?.transactionNumbers ?? []) this.transactionNumbers.set(baseId, number);
     this.pinger = new NotificationPinger(
       {
         delayMs: options.pingDelayMs ?? 100,
@@ -70,6 +86,7 @@ export class SandboxWebhooks {
       lastSuccessfulNotificationTime: null,
     };
     this.webhooks.set(hook.id, hook);
+    this.changed();
     this.requestPing(hook);
     return { id: hook.id, macSecretBase64: hook.macSecretBase64, expirationTime: iso(hook.expiresAt) };
   }
@@ -94,6 +111,7 @@ export class SandboxWebhooks {
     this.require(baseId, webhookId);
     this.webhooks.delete(webhookId);
     this.pinger.cancel(webhookId);
+    this.changed();
   }
 
   refresh(baseId: string, webhookId: string): { expirationTime: string } {
@@ -101,6 +119,7 @@ export class SandboxWebhooks {
     const now = this.now();
     if (!isActive(hook, now)) throw webhookNotRefreshable();
     hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
+    this.changed();
     return { expirationTime: iso(hook.expiresAt) };
   }
 
@@ -108,13 +127,17 @@ export class SandboxWebhooks {
     const hook = this.require(baseId, webhookId);
     hook.areNotificationsEnabled = enable;
     if (!enable) this.pinger.cancel(webhookId);
+    this.changed();
   }
 
   /** `cursor` ≥ 1, `limit` 1–50 (checked by the route). Listing an active webhook extends its life. */
   listPayloads(baseId: string, webhookId: string, cursor: number, limit: number): WebhookPayloadPage {
     const hook = this.require(baseId, webhookId);
     const now = this.now();
-    if (isActive(hook, now)) hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
+    if (isActive(hook, now)) {
+      hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
+      this.changed();
+    }
     const from = hook.payloads.findIndex((stored) => stored.cursor >= cursor);
     const page = from === -1 ? [] : hook.payloads.slice(from, from + limit);
     const last = page.at(-1);
@@ -154,6 +177,15 @@ export class SandboxWebhooks {
   /** Stops every pending and in-flight ping; no new ones are sent afterwards. */
   close(): void {
     this.pinger.close();
+  }
+
+  /** Everything needed to resume the registry later (shared, not copied: serialise at once). */
+  exportState(): WebhooksState {
+    return {
+      random: this.random.state(),
+      webhooks: [...this.webhooks.values()],
+      transactionNumbers: [...this.transactionNumbers.entries()],
+    };
   }
 
   private require(baseId: string, webhookId: string): StoredWebhook {
@@ -210,6 +242,7 @@ export class SandboxWebhooks {
         hook.lastNotificationResult = result;
         if (result.success) hook.lastSuccessfulNotificationTime = result.completionTimestamp;
         else if (!result.willBeRetried) hook.areNotificationsEnabled = false;
+        this.changed();
       },
     };
   }
