@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app.js';
@@ -29,6 +30,8 @@ export interface RunningServer {
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
 }
+
+const ABANDONED_ANSWER_GRACE_MS = 1_000;
 
 /** Starts the service. The port is bound first and answers 503 until everything is ready. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
@@ -118,8 +121,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
         await Promise.race([Promise.all([stopped, services.usageCounts.drain(), jobs.stop(config.shutdownTimeoutMs)]), deadline]);
+        const abandoned = await services.usageCounts.abort();
+        if (abandoned > 0) {
+          logger.warn({ counts: abandoned, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed: running counts abandoned');
+          // Their callers are answered 503 unavailable: give those responses a moment to be written before the
+          // remaining connections are cut.
+          await Promise.race([stopped, sleep(ABANDONED_ANSWER_GRACE_MS)]);
+        }
         clearInterval(sweep);
-        await services.usageCounts.abort();
         await jobs.stop(config.shutdownTimeoutMs).catch(() => undefined);
         server.closeAllConnections();
         sandbox?.close();

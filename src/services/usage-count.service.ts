@@ -55,7 +55,13 @@ export class UsageCountService {
     const lock = await CountLock.acquire(this.repository, base.id, this.options.lockTtlMs);
     if (!lock) throw conflict('A count of this base is already running');
     const controller = new AbortController();
-    const run = this.countBase(base, controller).finally(() => lock.release());
+    // An abandoned count fails with the reason it was abandoned for (shutdown: unavailable), whatever the upstream
+    // call in flight made of the abort.
+    const run = this.countBase(base, controller)
+      .catch((error: unknown) => {
+        throw controller.signal.aborted ? controller.signal.reason : error;
+      })
+      .finally(() => lock.release());
     this.running.set(run, controller);
     try {
       return await run;
@@ -70,11 +76,16 @@ export class UsageCountService {
     await Promise.allSettled([...this.running.keys()]);
   }
 
-  /** Abandons the counts still running (the shutdown deadline passed); each releases its lock as it stops. */
-  async abort(): Promise<void> {
+  /**
+   * Abandons the counts still running (the shutdown deadline passed); each releases its lock as it stops and fails
+   * with `unavailable`. Returns how many were abandoned.
+   */
+  async abort(): Promise<number> {
     this.accepting = false;
-    for (const controller of this.running.values()) controller.abort(unavailable('The service is shutting down'));
-    await Promise.allSettled([...this.running.keys()]);
+    const running = [...this.running];
+    for (const [, controller] of running) controller.abort(unavailable('The service is shutting down: the count was abandoned'));
+    await Promise.allSettled(running.map(([run]) => run));
+    return running.length;
   }
 
   private async countBase(base: UsageBase, controller: AbortController): Promise<RunResult> {

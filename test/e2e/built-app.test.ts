@@ -69,6 +69,30 @@ describe('the built service (node dist/src/main.js)', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   }, 60_000);
+
+  it('answers 503 unavailable to a count abandoned at the shutdown deadline, logs it, and exits 0', async () => {
+    const apiKey = generateApiKey();
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'abandoned.sqlite')}`, BOOTSTRAP_API_KEY: apiKey, SHUTDOWN_TIMEOUT_MS: '300' };
+    const service = await startBuiltService(env);
+    const http = createHttp(service.url, apiKey);
+    const base = await trackBase(http, DEMO_BASES.catalog);
+    const faults = await fetch(`${service.url}/sandbox/airtable/_control/faults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 5_000 }),
+    });
+    expect(faults.status).toBe(200);
+
+    const run = http('POST', `/usage/bases/${base.id}/run`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    service.child.kill('SIGTERM');
+    const result = await run;
+    expect(result.status).toBe(503);
+    expect(result.body).toEqual({ code: 'unavailable', message: 'The service is shutting down: the count was abandoned' });
+    expect(await service.exited).toBe(0);
+    const abandonedLine = service.output().split('\n').find((line) => line.includes('running counts abandoned'));
+    expect(JSON.parse(abandonedLine!)).toMatchObject({ level: 40, counts: 1, shutdownTimeoutMs: 300 });
+  }, 60_000);
 });
 
 describe('the built service killed while reading upstream changes', () => {
