@@ -10,9 +10,11 @@ import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
-import { errorHandler, renderError } from './rest/http/error-handler.js';
+import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
+import { optionsResponder } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
+import { allRoutes } from './rest/openapi.js';
 import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
 import { createUsageRouter } from './rest/usage.routes.js';
 import { createWebhooksRouter } from './rest/webhooks.routes.js';
@@ -49,10 +51,11 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   });
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
+  app.use(optionsResponder(allRoutes));
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
 
   app.use(createNotificationRouter(services));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: '1mb', verify: requireUtf8 }));
   app.use(authenticate(services.accounts));
   app.use(
     rateLimit({

@@ -10,6 +10,7 @@ import { openDatabase } from './database.js';
 import type { Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
 import { createScheduler, type Scheduler } from './jobs/agenda.js';
+import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -40,6 +41,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     res.end(JSON.stringify({ message: 'The service is starting', code: 'unavailable' }));
   };
   const server = createServer((req, res) => handler(req, res));
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
