@@ -5,7 +5,7 @@ import { openDatabase } from './database.js';
 import { AppError } from './errors.js';
 import { AccountService } from './services/account.service.js';
 
-const USAGE = `Usage: npm run --silent cli -- <command> [options]
+const USAGE = `Usage: npm run --silent cli -- <command> [options]   (--help: this text)
 
   account create --name NAME [--json]     create an account and its first API key
   account list [--json]                   list accounts
@@ -30,7 +30,8 @@ async function run(argv: string[]): Promise<Output> {
     },
   });
   const command = positionals.join(' ');
-  if (values.help || !command) throw new UsageError();
+  if (values.help || command === 'help') return { json: { usage: USAGE }, text: USAGE };
+  if (!command) throw new UsageError();
   const dataSource = await openDatabase(loadConfig().database);
   try {
     const accounts = new AccountService(dataSource);

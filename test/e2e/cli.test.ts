@@ -32,6 +32,17 @@ describe('cli', () => {
     expect(accounts.accounts).toContainEqual({ id: account.id, name: 'Ops team' });
   }, 60_000);
 
+  it('prints its usage for --help, -h and help, and exits 0', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['account', 'create', '--help']]) {
+      const help = await runCli(args, env);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout, args.join(' ')).toContain('Usage: npm run --silent cli -- <command>');
+    }
+    const none = await runCli([], env);
+    expect(none.code).toBe(64);
+    expect(none.stderr).toContain('Usage:');
+  }, 60_000);
+
   it('fails clearly on bad input', async () => {
     const missing = await runCli(['key', 'create', '--json'], env);
     expect(missing.code).toBe(64);
