@@ -52,12 +52,14 @@ export const UpstreamBaseId = z
 export const ServiceId = z.string().min(1).max(64).openapi({ format: 'uuid' });
 
 /** Integers in query strings: digits only, so `1.5`, `1e2` and ` 3` are rejected rather than coerced. */
-export const queryInteger = (min: number, max: number, fallback: number) =>
-  z
+export const queryInteger = (min: number, max: number, fallback: number) => {
+  const range = `must be a whole number from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^\d{1,9}$/, 'must be an integer')
+    .regex(/^-?\d{1,9}$/, range)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+    .pipe(z.number().int().min(min, range).max(max, range))
     .optional()
     .transform((value) => value ?? fallback)
     .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
+};

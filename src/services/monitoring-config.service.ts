@@ -11,7 +11,7 @@ import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/change
 import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
-import { isServiceId } from './service-id.js';
+import { isServiceId, notFoundById } from './service-id.js';
 
 export interface CreateMonitoringConfigInput {
   baseId: string;
@@ -51,7 +51,7 @@ export class MonitoringConfigService implements WatchDemand {
   }
 
   async get(accountId: string, id: string): Promise<MonitoringConfig> {
-    if (!isServiceId(id)) throw notFound('Monitoring config');
+    if (!isServiceId(id)) throw notFoundById('Monitoring config', id);
     const config = await this.byIdAndAccount.one(id, accountId);
     if (!config) throw notFound('Monitoring config');
     return config;

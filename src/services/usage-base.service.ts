@@ -5,7 +5,7 @@ import { conflict, invalidRequest, notFound } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
-import { isServiceId } from './service-id.js';
+import { isServiceId, notFoundById } from './service-id.js';
 
 export interface CreateUsageBaseInput {
   baseId: string;
@@ -49,7 +49,7 @@ export class UsageBaseService {
   }
 
   async get(accountId: string, id: string): Promise<UsageBase> {
-    if (!isServiceId(id)) throw notFound('Usage base');
+    if (!isServiceId(id)) throw notFoundById('Usage base', id);
     const base = await this.byIdAndAccount.one(id, accountId);
     if (!base) throw notFound('Usage base');
     return base;

@@ -53,7 +53,10 @@ export class UsageCountService {
   async countTracked(base: UsageBase): Promise<RunResult> {
     if (!this.accepting) throw unavailable('The service is shutting down');
     const lock = await CountLock.acquire(this.repository, base.id, this.options.lockTtlMs);
-    if (!lock) throw conflict('A count of this base is already running');
+    if (!lock) {
+      const lapse = Math.ceil(this.options.lockTtlMs / 1000);
+      throw conflict(`A count of this base is already running (a count cut off by a crash or kill holds it for at most ${lapse} s)`);
+    }
     const controller = new AbortController();
     // An abandoned count fails with the reason it was abandoned for (shutdown: unavailable), whatever the upstream
     // call in flight made of the abort.

@@ -108,6 +108,11 @@ describe('GET /usage/bases/{id}/snapshots', () => {
     expect(res.body.code).toBe('invalid_request');
   });
 
+  it.each(['limit=-1', 'limit=0', 'limit=366'])('says the range of limit for %s', async (query) => {
+    const res = await app.http('GET', `/usage/bases/${base.id}/snapshots?${query}`);
+    expect(res.body).toEqual({ message: 'query.limit: must be a whole number from 1 to 365', code: 'invalid_request' });
+  });
+
   it('ignores unknown query parameters', async () => {
     const res = await app.http('GET', `/usage/bases/${base.id}/snapshots?limit=2&colour=red`);
     expect(datesOf(res.body)).toEqual(days.slice(0, 2));

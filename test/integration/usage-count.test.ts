@@ -165,11 +165,25 @@ describe('POST /usage/bases/{id}/run', () => {
     await until(async () => (await lockOf(base.id)) !== null);
     const second = await http('POST', `/usage/bases/${base.id}/run`);
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ message: 'A count of this base is already running', code: 'conflict' });
+    expect(second.body).toEqual({
+      message: 'A count of this base is already running (a count cut off by a crash or kill holds it for at most 60 s)',
+      code: 'conflict',
+    });
     expect((await first).status).toBe(200);
     expect(await lockOf(base.id)).toBeNull();
     sandbox().faults.reset();
     expect((await http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
+  });
+
+  it('tells a caller who used the upstream base id that the path takes the service id', async () => {
+    const { http } = await app.newAccount();
+    const base = await trackBase(http, DEMO_BASES.catalog);
+    const res = await http('POST', `/usage/bases/${base.baseId}/run`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      message: `Usage base not found: ${base.baseId} is an upstream base id; this path takes the service's id (the UUID in "id")`,
+      code: 'not_found',
+    });
   });
 
   it('counts different bases at the same time', async () => {
