@@ -7,6 +7,7 @@ import { ChangeIngestService } from './services/audit/change-ingest.service.js';
 import { ChangeQueryService } from './services/audit/change-query.service.js';
 import { ChangeRetentionService } from './services/audit/change-retention.service.js';
 import { ChangeWriterService } from './services/audit/change-writer.service.js';
+import { ConfigHealthService } from './services/audit/config-health.service.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
 import { SecretBox } from './services/secret-box.js';
@@ -31,6 +32,8 @@ export interface Services extends WebhookForwarding {
   monitoringConfigs: MonitoringConfigService;
   changeIngest: ChangeIngestService;
   changeWriter: ChangeWriterService;
+  /** Whether each config's monitored base and Changes table are still there upstream. */
+  configHealth: ConfigHealthService;
   changeRetention: ChangeRetentionService;
   changeQueries: ChangeQueryService;
 }
@@ -69,7 +72,8 @@ export function createServices(
   });
   const monitoringConfigs = new MonitoringConfigService(dataSource, upstream, watches, logger);
   const changeIngest = new ChangeIngestService(dataSource, upstream, watches);
-  const changeWriter = new ChangeWriterService(dataSource, upstream, {
+  const configHealth = new ConfigHealthService(dataSource, upstream, logger);
+  const changeWriter = new ChangeWriterService(dataSource, upstream, configHealth, {
     retryBaseDelayMs: config.audit.writeRetryBaseMs,
     maxRetryDelayMs: config.audit.writeMaxRetryMs,
     logger,
@@ -100,6 +104,7 @@ export function createServices(
     monitoringConfigs,
     changeIngest,
     changeWriter,
+    configHealth,
     changeRetention,
     changeQueries,
     ...forwarding,

@@ -43,6 +43,17 @@ export class MonitoringConfig {
   @Column({ name: 'changes_version', type: 'integer', default: 0 })
   changesVersion: number;
 
+  /** Whether the monitored base and the Changes table are still there upstream (GET …/status); not in the REST shape. */
+  @Column({ type: 'varchar', length: 32, default: 'ok' })
+  status: string;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
+  lastError: string | null;
+
+  /** When the writer or the upkeep last established the status; null: never checked since the config was made. */
+  @Column(timestampColumn('status_checked_at', true))
+  statusCheckedAt: Date | null;
+
   @Column(timestampColumn('created_at'))
   createdAt: Date;
 

@@ -69,6 +69,7 @@ export async function createScheduler(config: Config, dataSource: DataSource, se
       await auditJobs.plan();
       await webhookJob.plan();
       if (config.jobs.run) {
+        await auditJobs.maintainSoon();
         await agenda.start();
         started = true;
         services.webhookDispatcher.start();

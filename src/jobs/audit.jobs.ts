@@ -30,7 +30,8 @@ const DAY_MS = 86_400_000;
  * - `audit.write` (one per config): drain the Changes-table outbox, then wait for its next retry;
  * - `audit.poll` (every AUDIT_POLL_INTERVAL_SECONDS): queue both for everything, covering lost pings and
  *   deployments the upstream cannot ping;
- * - `audit.maintain` (daily): refresh or re-create upstream webhooks, prune old entries.
+ * - `audit.maintain` (daily, and once at the start of a process that runs jobs): check every config's bases and
+ *   Changes table upstream, refresh or re-create upstream webhooks, prune old entries.
  */
 export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logger, options: AuditJobOptions) {
   const enqueueIngest = (watchId: string, at = new Date()) => saveUnique<IngestData>(agenda, AUDIT_INGEST_JOB, { watchId }, at);
@@ -86,11 +87,12 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
   agenda.define(
     AUDIT_MAINTAIN_JOB,
     async () => {
+      const configs = await services.configHealth.checkAll();
       const upkeep = await services.watches.maintain();
       const pruned = await services.changeRetention.prune();
-      logger.info({ ...upkeep, pruned }, 'audit upkeep');
+      logger.info({ configs, ...upkeep, pruned }, 'audit upkeep');
     },
-    { lockLifetime: options.lockLifetimeMs },
+    { lockLifetime: options.lockLifetimeMs, concurrency: 1 },
   );
 
   return {
@@ -100,6 +102,13 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
       if (created) logger.info({ created }, 'upstream watches reconciled');
       await agenda.every(options.pollIntervalMs, AUDIT_POLL_JOB, {}, { skipImmediate: false });
       await agenda.every(DAY_MS, AUDIT_MAINTAIN_JOB, {}, { skipImmediate: true });
+    },
+    /**
+     * A process that runs jobs also does the upkeep once at start: what went missing upstream while it was down
+     * shows at once, not a day later. One reused job row (unique), not a new one per start.
+     */
+    async maintainSoon(): Promise<void> {
+      await saveUnique(agenda, AUDIT_MAINTAIN_JOB, { trigger: 'start-up' }, new Date());
     },
   };
 }

@@ -4,6 +4,7 @@ import { UsageRuns1763900000000 } from './1763900000000-usage-runs.js';
 import { AuditLog1764000000000 } from './1764000000000-audit-log.js';
 import { WebhookForwarding1764100000000 } from './1764100000000-webhook-forwarding.js';
 import { ChangeLogVersion1764200000000 } from './1764200000000-change-log-version.js';
+import { MonitoringConfigStatus1764300000000 } from './1764300000000-monitoring-config-status.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   AuditLog1764000000000,
   WebhookForwarding1764100000000,
   ChangeLogVersion1764200000000,
+  MonitoringConfigStatus1764300000000,
 ];

@@ -1,5 +1,7 @@
 import type { MonitoringConfig } from '../entities/index.js';
+import { healthOf } from '../services/audit/config-health.service.js';
 
+/** The interface's exact shape: the status columns are served by GET …/status only. */
 export const toMonitoringConfigResponse = (c: MonitoringConfig) => ({
   id: c.id,
   baseId: c.baseId,
@@ -14,3 +16,8 @@ export const toMonitoringConfigResponse = (c: MonitoringConfig) => ({
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
 });
+
+export const toMonitoringStatusResponse = (c: MonitoringConfig) => {
+  const { state, lastError, checkedAt } = healthOf(c);
+  return { state, lastError, checkedAt: checkedAt?.toISOString() ?? null };
+};

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import type { Services } from '../services.js';
 import { mount } from './http/route.js';
-import { toMonitoringConfigResponse } from './monitoring.mappers.js';
+import { toMonitoringConfigResponse, toMonitoringStatusResponse } from './monitoring.mappers.js';
 import { monitoringRoutes as spec } from './monitoring.spec.js';
 
 /** The upstream's pings, mounted before the JSON parser: the MAC is computed over the exact body bytes. */
@@ -25,6 +25,9 @@ export function createMonitoringRouter({ monitoringConfigs }: Services): Router 
   }));
   mount(router, spec.get, async ({ account, params }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.get(account.id, params.id)),
+  }));
+  mount(router, spec.status, async ({ account, params }) => ({
+    status: toMonitoringStatusResponse(await monitoringConfigs.get(account.id, params.id)),
   }));
   mount(router, spec.update, async ({ account, params, body }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.update(account.id, params.id, body)),

@@ -1,4 +1,5 @@
 import { MONITORING_SCOPES } from '../services/audit/change-event.js';
+import { MONITORING_HEALTH_STATES } from '../services/audit/config-health.service.js';
 import { defineRoute } from './http/route.js';
 import { ServiceId, TimeZone, Timestamp, UpstreamBaseId } from './schemas.js';
 import { z } from './zod.js';
@@ -21,6 +22,17 @@ export const MonitoringConfigBody = z
     updatedAt: Timestamp,
   })
   .openapi('MonitoringConfig');
+
+export const MonitoringConfigStatusBody = z
+  .strictObject({
+    state: z.enum(MONITORING_HEALTH_STATES).openapi({
+      description:
+        'ok: nothing known to be wrong; monitored_base_missing: the logged base is gone upstream (or no longer shared with the token); changes_table_missing: the Changes table or the base holding it is gone, nothing is written; error: writing to the Changes table fails for another reason (see lastError)',
+    }),
+    lastError: z.string().nullable().openapi({ description: 'what was found, for any state but ok' }),
+    checkedAt: Timestamp.nullable().openapi({ description: 'when the state was last established; null: not checked yet' }),
+  })
+  .openapi('MonitoringConfigStatus');
 
 const Scope = z.enum(MONITORING_SCOPES).openapi({ description: 'what is logged: all changes, records only, schema only' });
 const UpstreamTableId = z
@@ -74,6 +86,18 @@ export const monitoringRoutes = {
     tag,
     params: IdParams,
     success: { status: 200, description: 'The config', schema: ConfigResponse },
+    errors: [401, 404, 429],
+  }),
+  status: defineRoute({
+    method: 'get',
+    path: '/monitoring-config/{id}/status',
+    operationId: 'getMonitoringConfigStatus',
+    summary: 'Whether a config’s monitored base and Changes table are still there upstream (extension)',
+    description:
+      'Recorded when a write to the Changes table is refused (403/404: the table or a base is looked up) or works again, and by the upkeep, which runs once at start-up and then daily. Read from the database: no upstream call.',
+    tag,
+    params: IdParams,
+    success: { status: 200, description: 'The config’s status', schema: z.strictObject({ status: MonitoringConfigStatusBody }) },
     errors: [401, 404, 429],
   }),
   update: defineRoute({

@@ -95,6 +95,10 @@ export class MonitoringConfigService implements WatchDemand {
       scope: input.scope ?? 'all',
       timezone: input.timezone ?? 'UTC',
       changesVersion: 0,
+      // Both bases and the table were just found upstream.
+      status: 'ok',
+      lastError: null,
+      statusCheckedAt: now,
       createdAt: now,
       updatedAt: now,
     });

@@ -2,8 +2,10 @@ import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import type { MonitoringConfig } from '../../entities/index.js';
 import type { MonitoringScope } from '../../services/audit/change-event.js';
+import { healthOf } from '../../services/audit/config-health.service.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { MonitoringScopeEnum } from './change-enums.js';
+import { MonitoringConfigHealthType, toMonitoringConfigHealthType } from './monitoring-config-health.type.js';
 import { Node } from './node.type.js';
 
 /** A monitoring config (REST `Monitoring config`); its changes are resolved by MonitoringConfigResolver. */
@@ -44,6 +46,11 @@ export class MonitoringConfigType extends Node {
 
   @Field(() => DateTimeResolver)
   updatedAt: Date;
+
+  @Field(() => MonitoringConfigHealthType, {
+    description: 'Whether the monitored base and the Changes table are still there upstream (REST GET /monitoring-config/{id}/status)',
+  })
+  health: MonitoringConfigHealthType;
 }
 
 export const toMonitoringConfigType = (config: MonitoringConfig): MonitoringConfigType =>
@@ -61,4 +68,5 @@ export const toMonitoringConfigType = (config: MonitoringConfig): MonitoringConf
     timezone: config.timezone,
     createdAt: config.createdAt,
     updatedAt: config.updatedAt,
+    health: toMonitoringConfigHealthType(healthOf(config)),
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { In, IsNull, LessThanOrEqual, Not, type DataSource } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, MoreThan, Not, type DataSource } from 'typeorm';
 import { ChangeEntry, ChangeOutbox, MonitoringConfig } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -8,6 +8,7 @@ import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { bumpChangeVersions } from './change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
+import { mayBeMissing, type ConfigHealthService } from './config-health.service.js';
 
 /** How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up. */
 const WRITE_LEASE_MS = 10 * 60_000;
@@ -37,6 +38,7 @@ export class ChangeWriterService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly upstream: UpstreamClient,
+    private readonly health: ConfigHealthService,
     private readonly options: ChangeWriterOptions,
   ) {}
 
@@ -59,13 +61,15 @@ export class ChangeWriterService {
   private async drainConfig(configId: string): Promise<DrainResult> {
     const config = await this.dataSource.getRepository(MonitoringConfig).findOneBy({ id: configId });
     if (!config) return { written: 0, retryAt: null };
+    const heldUntil = await this.holdWhileTableMissing(config);
+    if (heldUntil) return { written: 0, retryAt: heldUntil };
     const outbox = this.dataSource.getRepository(ChangeOutbox);
     let written = 0;
     try {
       written += await this.recoverUncertain(config);
     } catch (error) {
       const uncertain = await outbox.findBy({ configId, batchToken: Not(IsNull()), nextAttemptAt: LessThanOrEqual(new Date()) });
-      return { written, retryAt: await this.postpone(config, uncertain, error) };
+      return { written, retryAt: await this.failed(config, uncertain, error) };
     }
     for (;;) {
       const due = await outbox.find({
@@ -74,6 +78,7 @@ export class ChangeWriterService {
         take: MAX_RECORDS_PER_WRITE,
       });
       if (!due.length) {
+        if (written) await this.health.writeSucceeded(config);
         const next = await outbox.findOne({ where: { configId }, order: { nextAttemptAt: 'ASC' } });
         return { written, retryAt: next?.nextAttemptAt ?? null };
       }
@@ -103,8 +108,9 @@ export class ChangeWriterService {
         const refused = isUpstreamRequestError(error) && (error.upstreamStatus ?? 0) >= 400;
         // A refusal wrote nothing; any other failure may have written the rows, so they keep their token.
         if (refused) await outbox.update({ batchToken: token }, { batchToken: null });
+        if (written) await this.health.writeSucceeded(config);
         // A lost answer's write may still land upstream: look for it only after the longest retry delay.
-        return { written, retryAt: await this.postpone(config, claimed, error, !refused) };
+        return { written, retryAt: await this.failed(config, claimed, error, !refused) };
       }
     }
   }
@@ -150,19 +156,84 @@ export class ChangeWriterService {
     });
   }
 
-  private async postpone(config: MonitoringConfig, rows: ChangeOutbox[], error: unknown, uncertain = false): Promise<Date> {
-    const attempts = Math.max(0, ...rows.map((r) => r.attempts)) + 1;
-    const backoff = this.options.retryBaseDelayMs * 2 ** (attempts - 1);
-    const delay = uncertain ? this.options.maxRetryDelayMs : Math.min(backoff, this.options.maxRetryDelayMs);
-    const retryAt = new Date(Date.now() + delay);
-    const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-    await this.dataSource
-      .getRepository(ChangeOutbox)
-      .update({ entryId: In(rows.map((r) => r.entryId)) }, { attempts, nextAttemptAt: retryAt, lastError });
-    this.options.logger.warn(
-      { err: safeError(error), configId: config.id, rows: rows.length, attempts, retryAt: retryAt.toISOString() },
+  /**
+   * A failed write waits with backoff. When the table (or its base) may be gone, every row of the config waits on
+   * one retry, so rows logged meanwhile do not each knock again; the config's status says what was found.
+   */
+  private async failed(config: MonitoringConfig, rows: ChangeOutbox[], error: unknown, uncertain = false): Promise<Date> {
+    const missing = mayBeMissing(error);
+    const retryAt = missing ? await this.postponeAll(config, rows, error) : await this.postpone(rows, error, uncertain);
+    const previous = config.status;
+    await this.health.writeFailed(config, error);
+    // The status change was logged as a warning; repeats of the same state are routine.
+    const level = previous === config.status ? 'info' : 'debug';
+    this.options.logger[level](
+      { err: safeError(error), configId: config.id, rows: rows.length, status: config.status, retryAt: retryAt.toISOString() },
       'changes table write failed; will retry',
     );
     return retryAt;
   }
+
+  private async postpone(rows: ChangeOutbox[], error: unknown, uncertain: boolean): Promise<Date> {
+    const attempts = Math.max(0, ...rows.map((r) => r.attempts)) + 1;
+    const retryAt = this.retryTime(attempts, uncertain);
+    await this.dataSource
+      .getRepository(ChangeOutbox)
+      .update({ entryId: In(rows.map((r) => r.entryId)) }, { attempts, nextAttemptAt: retryAt, lastError: messageOf(error) });
+    return retryAt;
+  }
+
+  /** The failed rows and every unclaimed row of the config wait for one retry (a live claim elsewhere keeps its lease). */
+  private async postponeAll(config: MonitoringConfig, rows: ChangeOutbox[], error: unknown): Promise<Date> {
+    const outbox = this.dataSource.getRepository(ChangeOutbox);
+    const latest = await outbox.findOne({ where: { configId: config.id }, order: { attempts: 'DESC' } });
+    const attempts = (latest?.attempts ?? 0) + 1;
+    const retryAt = this.retryTime(attempts, false);
+    const failed = rows.map((r) => r.entryId);
+    await this.dataSource
+      .createQueryBuilder()
+      .update(ChangeOutbox)
+      .set({ attempts, nextAttemptAt: retryAt, lastError: messageOf(error) })
+      .where(`config_id = :configId AND (batch_token IS NULL${failed.length ? ' OR entry_id IN (:...failed)' : ''})`, {
+        configId: config.id,
+        failed,
+      })
+      .execute();
+    return retryAt;
+  }
+
+  /**
+   * While the Changes table is known to be missing and its retry is not due, rows logged meanwhile join that retry
+   * instead of being sent (and refused) one batch at a time. Returns the retry time, or null to write now. Times
+   * are compared as ISO text in SQL: a Date in an update's criteria would skip the column's transformer.
+   */
+  private async holdWhileTableMissing(config: MonitoringConfig): Promise<Date | null> {
+    if (config.status !== 'changes_table_missing') return null;
+    const outbox = this.dataSource.getRepository(ChangeOutbox);
+    const waiting = await outbox.findOne({
+      where: { configId: config.id, batchToken: IsNull(), attempts: MoreThan(0) },
+      order: { nextAttemptAt: 'ASC' },
+    });
+    if (!waiting || waiting.nextAttemptAt <= new Date()) return null;
+    await this.dataSource
+      .createQueryBuilder()
+      .update(ChangeOutbox)
+      .set({ attempts: waiting.attempts, nextAttemptAt: waiting.nextAttemptAt })
+      .where('config_id = :configId AND batch_token IS NULL AND next_attempt_at < :retryAt', {
+        configId: config.id,
+        retryAt: waiting.nextAttemptAt.toISOString(),
+      })
+      .execute();
+    return waiting.nextAttemptAt;
+  }
+
+  private retryTime(attempts: number, uncertain: boolean): Date {
+    const backoff = this.options.retryBaseDelayMs * 2 ** (attempts - 1);
+    const delay = uncertain ? this.options.maxRetryDelayMs : Math.min(backoff, this.options.maxRetryDelayMs);
+    return new Date(Date.now() + delay);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
