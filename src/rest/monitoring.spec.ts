@@ -133,6 +133,7 @@ export const monitoringRoutes = {
       'No API key: authenticated by `X-Airtable-Content-MAC` (`hmac-sha256=<hex>` of the raw body keyed by the webhook’s MAC secret). Answers 204 at once and queues reading the new payloads; a missing or wrong MAC is a 401 and nothing is queued.',
     tag,
     auth: false,
+    rateLimited: false,
     success: { status: 204, description: 'Accepted' },
     errors: [401, 413],
   }),

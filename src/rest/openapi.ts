@@ -1,24 +1,29 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from './http/route.js';
+import { errorStatusesOf } from './http/statuses.js';
 import { airtableRoutes } from './airtable.spec.js';
 import { changeRoutes } from './changes.spec.js';
 import { opsRoutes } from './ops.spec.js';
 import { ErrorBody } from './schemas.js';
 import { monitoringRoutes } from './monitoring.spec.js';
+import { withStockNullables } from './openapi-nullable.js';
 import { usageRoutes } from './usage.spec.js';
 import { webhookRoutes } from './webhooks.spec.js';
 
 export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoutes, monitoringRoutes, changeRoutes, opsRoutes].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'invalid_request: malformed JSON, wrong type, out-of-range value, bad date, timezone or cursor, unknown body field',
+  400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',
   401: 'unauthorized: Authorization missing, malformed, unknown or revoked key',
   404: 'not_found: no such id for this account',
+  408: 'invalid_request: the request took too long to arrive',
   409: 'conflict: a count of this base is running, or the resource exists already',
   413: 'payload_too_large: request body over 1 MiB',
   429: 'rate_limited: the key exceeded its request budget; see Retry-After',
+  431: 'invalid_request: the request line or headers are too long',
+  500: 'internal: unexpected failure',
   502: 'upstream_error: the upstream platform failed or refused after retries',
-  503: 'unavailable: shutting down or not ready',
+  503: 'unavailable: starting, shutting down or not ready',
 };
 
 /** The OpenAPI 3.0 document of every REST operation, printed from the same schemas the routers validate with. */
@@ -39,13 +44,9 @@ export function buildOpenApiDocument() {
     if (route.conditional) {
       responses[304] = { description: 'Not modified: If-None-Match matched the ETag of the current response' };
     }
-    for (const status of route.errors) {
+    for (const status of errorStatusesOf(route)) {
       responses[status] = { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: ErrorBody } } };
     }
-    if (route.auth !== false) {
-      responses[500] = { description: 'internal: unexpected failure', content: { 'application/json': { schema: ErrorBody } } };
-    }
-    responses[503] ??= { description: ERROR_DESCRIPTIONS[503], content: { 'application/json': { schema: ErrorBody } } };
     registry.registerPath({
       method: route.method,
       path: route.path,
@@ -64,7 +65,7 @@ export function buildOpenApiDocument() {
       responses,
     });
   }
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {
       title: 'basewatch',
@@ -74,4 +75,5 @@ export function buildOpenApiDocument() {
     },
     servers: [{ url: '/' }],
   });
+  return withStockNullables(document);
 }

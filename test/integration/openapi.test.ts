@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
-import { assertMatchesOpenApi } from '../support/openapi-validator.js';
+import { assertMatchesOpenApi, uncompilableSchemas } from '../support/openapi-validator.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
@@ -35,6 +36,47 @@ describe('the OpenAPI document', () => {
         'GET /airtable/bases/{baseId}/tables',
       ]),
     );
+  });
+
+  it('is valid by the official OpenAPI 3.0 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    expect(validator.version).toBe('3.0');
+    expect(result).toEqual({ valid: true });
+  });
+
+  it('reads the same in a stock OpenAPI 3.0 validator: every schema compiles, `nullable` only beside a `type`', () => {
+    expect(uncompilableSchemas()).toEqual([]);
+  });
+
+  it('takes null exactly where the service answers it', () => {
+    const latest = '/usage/bases/x/snapshots/latest';
+    expect(() => assertMatchesOpenApi('GET', latest, 200, { baseId: 'appA1b2C3d4E5f6G7', day: null })).not.toThrow();
+    expect(() => assertMatchesOpenApi('GET', latest, 200, { baseId: 'appA1b2C3d4E5f6G7', day: {} })).toThrow(/does not match/);
+    expect(() => assertMatchesOpenApi('GET', latest, 200, { baseId: null, day: null })).toThrow(/does not match/);
+    const schedule = '/usage/bases/x/schedule';
+    expect(() => assertMatchesOpenApi('GET', schedule, 200, { nextRunAt: null, lastRun: null })).not.toThrow();
+    expect(() => assertMatchesOpenApi('GET', schedule, 200, { nextRunAt: null, lastRun: { status: 'ok' } })).toThrow(/does not match/);
+    // Cell values are any JSON value, null included.
+    const change = {
+      id: 'c1',
+      monitoringRecordId: null,
+      occurredAt: '2026-11-21T09:00:00.000Z',
+      eventType: 'record_update',
+      kind: 'record',
+      tableId: 'tblA1b2C3d4E5f6G7',
+      tableName: 'Tasks',
+      recordId: 'recA1b2C3d4E5f6G7',
+      fieldIds: ['fldA1b2C3d4E5f6G7'],
+      source: 'client',
+      userEmail: null,
+      userName: null,
+      before: { fldA1b2C3d4E5f6G7: null },
+      after: null,
+    };
+    const configId = '00000000-0000-4000-8000-000000000000';
+    const page = { configId, monitoringBaseId: 'appA1b2C3d4E5f6G7', monitoringTableId: 'tblA1b2C3d4E5f6G7', records: [change] };
+    expect(() => assertMatchesOpenApi('GET', '/monitoring-config/x/changes', 200, page)).not.toThrow();
   });
 
   it('rejects responses that break it (the check the whole suite runs on every response is real)', () => {

@@ -1,10 +1,16 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import ajvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 
 type Schema = Record<string, unknown>;
+interface Content {
+  content?: { 'application/json'?: { schema: Schema } };
+}
 interface Operation {
-  responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }>;
+  parameters?: { name: string; schema: Schema }[];
+  requestBody?: Content;
+  responses: Record<string, Content>;
 }
 
 const document = buildOpenApiDocument() as unknown as {
@@ -12,9 +18,11 @@ const document = buildOpenApiDocument() as unknown as {
   components: { schemas: Record<string, Schema> };
 };
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
-ajv.addSchema({ $id: 'doc', components: rewriteRefs(document.components) });
+// OpenAPI 3.0 schemas are JSON Schema draft 04 (boolean exclusiveMinimum) plus `nullable`, which Ajv reads natively
+// and only beside a `type`: no rewriting of the document, so this reads it as any stock validator does.
+const ajv = new ajvDraft04.default({ strict: false, allErrors: true });
+(addFormats as unknown as (a: typeof ajv) => void)(ajv);
+ajv.addSchema({ components: pointIntoDocument(document.components) }, 'doc');
 
 const compiled = new Map<string, ValidateFunction>();
 const templates = Object.keys(document.paths).map((template) => ({
@@ -42,7 +50,7 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
   const key = `${method} ${match.template} ${status}`;
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(rewriteRefs(schema));
+    validate = ajv.compile(pointIntoDocument(schema));
     compiled.set(key, validate);
   }
   if (!validate(body)) {
@@ -50,25 +58,39 @@ export function assertMatchesOpenApi(method: string, path: string, status: numbe
   }
 }
 
-/**
- * Points `$ref`s at the registered document and reads OpenAPI 3.0's `nullable` as JSON Schema: a bare
- * `{ nullable: true }` beside a `$ref` in `anyOf`/`allOf` (how zod-to-openapi writes "this schema or null") means null.
- */
-function rewriteRefs<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(rewriteRefs) as T;
+/** Compiles every schema of the document (components, parameters, bodies, responses); the problems of those that fail. */
+export function uncompilableSchemas(): string[] {
+  const schemas: [string, Schema][] = Object.keys(document.components.schemas).map((name) => [
+    name,
+    { $ref: `#/components/schemas/${name}` },
+  ]);
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const parameter of operation.parameters ?? []) schemas.push([`${where} ${parameter.name}`, parameter.schema]);
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (body) schemas.push([`${where} body`, body]);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        if (schema) schemas.push([`${where} ${status}`, schema]);
+      }
+    }
+  }
+  return schemas.flatMap(([where, schema]) => {
+    try {
+      ajv.compile(pointIntoDocument(schema));
+      return [];
+    } catch (error) {
+      return [`${where}: ${(error as Error).message}`];
+    }
+  });
+}
+
+/** Points the document's local `$ref`s at the copy of its components registered above as `doc`. */
+function pointIntoDocument<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(pointIntoDocument) as T;
   if (!value || typeof value !== 'object') return value;
-  const isBareNullable = (s: unknown) => JSON.stringify(s) === '{"nullable":true}';
-  if (isBareNullable(value)) return {} as T; // elsewhere it means "any value, null included"
-  const { allOf, anyOf, ...rest } = value as Record<string, unknown>;
-  if (Array.isArray(allOf) && allOf.some(isBareNullable)) {
-    return rewriteRefs({ ...rest, anyOf: [{ allOf: allOf.filter((s) => !isBareNullable(s)) }, { nullable: true }] }) as T;
-  }
-  if (Array.isArray(anyOf)) {
-    const options = anyOf.map((s) => (isBareNullable(s) ? { type: 'null' } : rewriteRefs(s)));
-    return { ...rewriteRefs(rest), anyOf: options } as T;
-  }
-  const entries = Object.entries(value as Record<string, unknown>);
   return Object.fromEntries(
-    entries.map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `doc${v}` : rewriteRefs(v)]),
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? `doc${v}` : pointIntoDocument(v)]),
   ) as T;
 }

@@ -4,7 +4,7 @@ import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
 import { CachedBody } from './cached-body.js';
 
-export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503;
 
 /** One REST operation, declared once: the router validates with these schemas and the OpenAPI document prints them. */
 export interface RouteSpec<
@@ -25,7 +25,10 @@ export interface RouteSpec<
   query?: Q;
   body?: B;
   success: { status: 200 | 201 | 204; description: string; schema?: ZodType };
+  /** This operation's own failures; those every operation can answer are added by `errorStatusesOf`. */
   errors: ErrorStatus[];
+  /** false for operations answered before the per-key request budget is counted (the upstream's pings). */
+  rateLimited?: false;
   /** The response carries an ETag, and a request with a matching If-None-Match gets 304 without a body. */
   conditional?: boolean;
 }
