@@ -91,11 +91,12 @@ export class UpstreamClient {
     tableId: string,
     records: NewRecord[],
     options: WriteRecordsOptions = {},
+    signal?: AbortSignal,
   ): Promise<UpstreamRecord[]> {
     return this.writeInChunks(records, async (chunk) => {
       const body = { records: chunk.map(({ fields }) => ({ fields })), ...options };
       const path = recordsPath(baseId, tableId);
-      const sent = { method: 'POST' as const, path, body, baseId, schema: recordsSchema, idempotent: false };
+      const sent = { method: 'POST' as const, path, body, baseId, schema: recordsSchema, idempotent: false, signal };
       return (await this.transport.send(sent)).records;
     });
   }

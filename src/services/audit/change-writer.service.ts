@@ -10,8 +10,16 @@ import { bumpChangeVersions } from './change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 import { mayBeMissing, type ConfigHealthService } from './config-health.service.js';
 
-/** How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up. */
-const WRITE_LEASE_MS = 10 * 60_000;
+/**
+ * A write of 10 rows that has no answer after this long is given up (its rows are then uncertain, as after a lost
+ * answer). Retries of refused attempts and rate-limit waits fit in it many times over.
+ */
+const WRITE_DEADLINE_MS = 2 * 60_000;
+/**
+ * How long a claimed batch belongs to its writer before it counts as lost (crash) and is looked up: past the
+ * deadline of its write, so a live writer never has its batch taken over.
+ */
+const WRITE_LEASE_MS = WRITE_DEADLINE_MS + 30_000;
 
 export interface ChangeWriterOptions {
   /** First retry delay after a failed write; doubles per attempt up to maxRetryDelayMs. */
@@ -101,6 +109,8 @@ export class ChangeWriterService {
           config.monitoringBaseId,
           config.monitoringTableId,
           entries.map((e) => ({ fields: changesTableRow(e) })),
+          {},
+          AbortSignal.timeout(WRITE_DEADLINE_MS),
         );
         await this.markWritten(config.id, entries.map((e, i) => [e.id, created[i]!.id]));
         written += entries.length;
