@@ -40,7 +40,7 @@ async function main(): Promise<void> {
 
   running = await startServer(config, logger);
   logger.info({ url: running.url, upstream: config.upstream.mode, database: config.database.type }, 'basewatch is listening');
-  process.stdout.write(accessBanner(running.url, running.access, config.upstream.mode === 'sandbox'));
+  process.stdout.write(accessBanner(running.url, running.access, config.upstream.mode === 'sandbox' ? config.sandbox.token : undefined));
   if (stopSignal) stop(stopSignal);
 }
 

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { DEFAULT_SANDBOX_TOKEN, type Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { AccountService } from './services/account.service.js';
 
@@ -27,7 +27,7 @@ export async function prepareAccess(accounts: AccountService, config: Config, lo
 }
 
 /** The start-up banner, on the terminal rather than in the structured log (it may carry the demo key, once). */
-export function accessBanner(url: string, access: StartupAccess, sandboxMode: boolean): string {
+export function accessBanner(url: string, access: StartupAccess, sandboxToken: string | undefined): string {
   const lines = [`basewatch is running at ${url}  (API docs: ${url}/docs/)`];
   if (access.kind === 'bootstrap') {
     lines.push('Authenticate with the key in BOOTSTRAP_API_KEY:');
@@ -42,6 +42,11 @@ export function accessBanner(url: string, access: StartupAccess, sandboxMode: bo
     lines.push('  npm run --silent cli -- account list --json');
     lines.push('  npm run --silent cli -- key create --account <id> --json');
   }
-  if (sandboxMode) lines.push(`Upstream: the built-in sandbox at ${url}/sandbox/airtable (token: SANDBOX_TOKEN)`);
+  lines.push(`GraphQL: ${url}/graphql (offline IDE: ${url}/graphql/ide/)`);
+  if (sandboxToken !== undefined) {
+    // A token of the operator's own choosing is not echoed; the documented default is.
+    const token = sandboxToken === DEFAULT_SANDBOX_TOKEN ? sandboxToken : 'the value of SANDBOX_TOKEN';
+    lines.push(`Upstream: the built-in sandbox at ${url}/sandbox/airtable (Authorization: Bearer ${token})`);
+  }
   return `\n${lines.join('\n')}\n\n`;
 }

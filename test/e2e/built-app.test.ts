@@ -25,6 +25,9 @@ describe('the built service (node dist/src/main.js)', () => {
     const key = /\n\s+(sk_[0-9A-Za-z]{43})\n/.exec(first.output())?.[1];
     expect(key, first.output()).toBeDefined();
     expect(first.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.url}/airtable/bases`);
+    expect(first.output()).toContain(`sandbox at ${first.url}/sandbox/airtable (Authorization: Bearer ${DEFAULT_SANDBOX_TOKEN})`);
+    const sandboxBases = await fetch(`${first.url}/sandbox/airtable/v0/meta/bases`, { headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}` } });
+    expect(sandboxBases.status).toBe(200);
     const bases = await createHttp(first.url, key)('GET', '/airtable/bases');
     expect(bases.body.bases.map((b: { name: string }) => b.name)).toEqual(
       expect.arrayContaining(Object.values(DEMO_BASES)),
