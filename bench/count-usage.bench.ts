@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RunResult } from '../src/services/usage-count.service.js';
-import type { BaseSummary, Sandbox } from '../src/upstream/sandbox/index.js';
+import type { BaseSummary, Sandbox } from '../src/sandbox/index.js';
 import { sendExpecting } from './support/http.js';
 import { count, mib, seconds, verdict, type ReportTable } from './support/markdown.js';
 import { sampleRssPeak } from './support/process-stats.js';

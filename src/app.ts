@@ -19,7 +19,7 @@ import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
 import { createUsageRouter } from './rest/usage.routes.js';
 import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
-import type { Sandbox } from './upstream/sandbox/index.js';
+import type { Sandbox } from './sandbox/index.js';
 
 export interface AppDeps {
   config: Config;

@@ -14,7 +14,7 @@ import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
-import { createSandbox, type Sandbox } from './upstream/sandbox/index.js';
+import { createSandbox, type Sandbox } from './sandbox/index.js';
 
 export interface RunningServer {
   server: Server;

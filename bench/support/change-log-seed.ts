@@ -5,8 +5,8 @@ import { MonitoringConfig } from '../../src/entities/index.js';
 import { openDatabase } from '../../src/database.js';
 import { AccountService } from '../../src/services/account.service.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
-import { createSandbox } from '../../src/upstream/sandbox/index.js';
-import { createRandom, hashSeed, type Random } from '../../src/upstream/sandbox/prng.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { createRandom, hashSeed, type Random } from '../../src/sandbox/prng.js';
 
 export interface ChangeLogOptions {
   entries: number;

@@ -1,6 +1,6 @@
 import type { TableCount } from '../../src/entities/index.js';
 import type { RunningServer } from '../../src/server.js';
-import { createRandom, hashSeed } from '../../src/upstream/sandbox/prng.js';
+import { createRandom, hashSeed } from '../../src/sandbox/prng.js';
 
 export interface HistoryOptions {
   tables: number;

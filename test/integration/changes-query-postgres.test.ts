@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_URL, admin } from '../support/postgres.js';
-import { createRandom, pick } from '../../src/upstream/sandbox/prng.js';
+import { createRandom, pick } from '../../src/sandbox/prng.js';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

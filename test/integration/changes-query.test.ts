@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
-import { createRandom, pick } from '../../src/upstream/sandbox/prng.js';
+import { createRandom, pick } from '../../src/sandbox/prng.js';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import type { Http } from '../support/http.js';

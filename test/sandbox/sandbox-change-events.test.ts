@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_API_USER, type SandboxChange } from '../../src/upstream/sandbox/index.js';
+import { SANDBOX_API_USER, type SandboxChange } from '../../src/sandbox/index.js';
 import { startSandbox, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
 
 describe('sandbox change events', () => {

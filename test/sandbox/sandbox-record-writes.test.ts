@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttachmentResponse } from '../../src/upstream/sandbox/index.js';
+import type { AttachmentResponse } from '../../src/sandbox/index.js';
 import { startSandbox, type ListBody, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
 
 function addItemsBase(harness: SandboxHarness, records: Array<Record<string, unknown>> = []) {

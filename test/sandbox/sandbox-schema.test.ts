@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BASE_NAMES, type SandboxChange } from '../../src/upstream/sandbox/index.js';
+import { DEMO_BASE_NAMES, type SandboxChange } from '../../src/sandbox/index.js';
 import { baseIdByName, startSandbox, type SandboxHarness } from './sandbox-harness.js';
 
 interface FieldBody {

@@ -10,7 +10,7 @@ import {
   type SandboxLogger,
   type SandboxOptions,
   type SandboxStore,
-} from '../../src/upstream/sandbox/index.js';
+} from '../../src/sandbox/index.js';
 import { eventually } from '../support/eventually.js';
 import { baseIdByName } from './sandbox-harness.js';
 

@@ -6,7 +6,7 @@ import {
   demoRecordCount,
   type AttachmentResponse,
   type SandboxStore,
-} from '../../src/upstream/sandbox/index.js';
+} from '../../src/sandbox/index.js';
 import { baseIdByName, listAll, startSandbox } from './sandbox-harness.js';
 
 function dump(store: SandboxStore): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_BASE_NAMES, type FaultSettings } from '../../src/upstream/sandbox/index.js';
+import { DEMO_BASE_NAMES, type FaultSettings } from '../../src/sandbox/index.js';
 import { baseIdByName, startSandbox, type SandboxHarness } from './sandbox-harness.js';
 
 const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Please try again later';

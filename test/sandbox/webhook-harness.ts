@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewWebhook, WebhookPayload, WebhookPayloadPage } from '../../src/upstream/webhook-types.js';
-import type { SandboxField, SandboxTable } from '../../src/upstream/sandbox/index.js';
+import type { SandboxField, SandboxTable } from '../../src/sandbox/index.js';
 import type { SandboxHarness } from './sandbox-harness.js';
 
 /** A clock the test moves by hand. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_LIFETIME_MS, WEBHOOK_RETENTION_MS } from '../../src/upstream/sandbox/index.js';
+import { WEBHOOK_LIFETIME_MS, WEBHOOK_RETENTION_MS } from '../../src/sandbox/index.js';
 import type { UpstreamWebhook } from '../../src/upstream/webhook-types.js';
 import { startSandbox, type ErrorBody, type SandboxHarness } from './sandbox-harness.js';
 import { addHooksBase, createHook, hooksPath, manualClock, payloadsOf, type HooksBase } from './webhook-harness.js';

@@ -5,7 +5,7 @@ import {
   formViewIdFor,
   SANDBOX_API_USER,
   userFromEmail,
-} from '../../src/upstream/sandbox/index.js';
+} from '../../src/sandbox/index.js';
 import type { WebhookSpecification } from '../../src/upstream/webhook-types.js';
 import { startSandbox, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
 import { addHooksBase, createHook, manualClock, onlyPayload, payloadsOf } from './webhook-harness.js';

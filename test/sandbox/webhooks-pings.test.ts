@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../../src/upstream/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { UpstreamWebhook, WebhookPing } from '../../src/upstream/webhook-types.js';
 import { eventually } from '../support/eventually.js';
 import { startSandbox, type SandboxHarness } from './sandbox-harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formViewIdFor, MAX_WEBHOOKS_PER_BASE } from '../../src/upstream/sandbox/index.js';
+import { formViewIdFor, MAX_WEBHOOKS_PER_BASE } from '../../src/sandbox/index.js';
 import type { WebhookFilters, WebhookIncludes } from '../../src/upstream/webhook-types.js';
 import { startSandbox, type ErrorBody, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
 import { addHooksBase, createHook, hooksPath, payloadsOf, type HooksBase } from './webhook-harness.js';

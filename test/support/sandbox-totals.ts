@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../src/upstream/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface ExpectedTable {
   tableId: string;

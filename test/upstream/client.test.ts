@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { resetRateLimiters } from '../../src/upstream/rate-limiter.js';
-import type { SandboxOptions } from '../../src/upstream/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { RecordListPage, UpstreamClientOptions, UpstreamRecord } from '../../src/upstream/types.js';
 import { busiestWindow } from './busiest-window.js';
 import { SANDBOX_TOKEN, startSandboxUpstream, type SandboxUpstream } from './sandbox-upstream.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/upstream/sandbox/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const SANDBOX_TOKEN = 'patSandboxToken.test';
 

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { resetRateLimiters } from '../../src/upstream/rate-limiter.js';
-import type { SandboxOptions } from '../../src/upstream/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { webhookMac } from '../../src/upstream/webhook-mac.js';
 import { webhookPayloadPageSchema, webhookSchema } from '../../src/upstream/webhook-schemas.js';
 import { isErrorPayload, type WebhookPayload } from '../../src/upstream/webhook-types.js';

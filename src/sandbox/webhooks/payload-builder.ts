@@ -8,7 +8,7 @@ import type {
   WebhookChangeType,
   WebhookDataType,
   WebhookPayload,
-} from '../../webhook-types.js';
+} from '../../upstream/webhook-types.js';
 import type {
   FieldSnapshot,
   FieldUpdatedChange,

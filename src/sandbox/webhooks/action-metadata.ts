@@ -1,4 +1,4 @@
-import type { ActionMetadata } from '../../webhook-types.js';
+import type { ActionMetadata } from '../../upstream/webhook-types.js';
 import { SANDBOX_API_USER } from '../actor.js';
 import { idFromText } from '../id-generator.js';
 import type { ChangeActor, ChangeUser } from '../sandbox-change.types.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { WEBHOOK_MAC_HEADER, type WebhookNotificationResult, type WebhookPing } from '../../webhook-types.js';
-import { webhookMac } from '../../webhook-mac.js';
+import { WEBHOOK_MAC_HEADER, type WebhookNotificationResult, type WebhookPing } from '../../upstream/webhook-types.js';
+import { webhookMac } from '../../upstream/webhook-mac.js';
 
 export interface PingSettings {
   /** Wait before a ping, so changes made close together share one. */

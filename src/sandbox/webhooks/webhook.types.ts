@@ -1,4 +1,4 @@
-import type { NewWebhook, WebhookNotificationResult, WebhookPayload } from '../../webhook-types.js';
+import type { NewWebhook, WebhookNotificationResult, WebhookPayload } from '../../upstream/webhook-types.js';
 import type { ResolvedSpecification } from './webhook-specification.js';
 
 export interface StoredPayload {

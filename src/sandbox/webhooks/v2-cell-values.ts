@@ -1,4 +1,4 @@
-import type { CellValuesByFieldId } from '../../webhook-types.js';
+import type { CellValuesByFieldId } from '../../upstream/webhook-types.js';
 import type { SandboxBase, SandboxField, SandboxTable } from '../sandbox.types.js';
 
 interface Choice {

@@ -6,7 +6,7 @@ import {
   type NewWebhook,
   type WebhookFilters,
   type WebhookIncludes,
-} from '../../webhook-types.js';
+} from '../../upstream/webhook-types.js';
 import { isId } from '../id-generator.js';
 import type { SandboxBase, SandboxTable } from '../sandbox.types.js';
 import { invalidSpecification } from './webhook-errors.js';

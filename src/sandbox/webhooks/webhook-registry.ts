@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CreatedWebhook, UpstreamWebhook, WebhookPayload, WebhookPayloadPage } from '../../webhook-types.js';
+import type { CreatedWebhook, UpstreamWebhook, WebhookPayload, WebhookPayloadPage } from '../../upstream/webhook-types.js';
 import { createIdGenerator, type IdGenerator } from '../id-generator.js';
 import type { WebhooksState } from '../persistence/saved-state.js';
 import { createRandom, hashSeed, type ResumableRandom } from '../prng.js';
