@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
@@ -17,6 +16,7 @@ import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
+import { landingPageWithOfflineIde } from './landing-page.js';
 import { limitsPlugin } from './limits.js';
 import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
@@ -60,7 +60,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     logger: logger.child({ component: 'graphql' }),
     plugins: [
       limitsPlugin(limits),
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      landingPageWithOfflineIde({ embed: true, includeCookies: false }),
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of
       // the execution time of a 30-day snapshot page).
       ApolloServerPluginCacheControlDisabled(),

@@ -1,33 +1,28 @@
 import express, { Router, type Request } from 'express';
-import { getDistDirectory, isSandboxFrame, renderAltair, SANDBOX_FRAME_CSP } from 'altair-static';
+import { getDistDirectory, isSandboxFrame, renderAltair, SANDBOX_FRAME_CSP, type RenderOptions } from 'altair-static';
+import { KEY_FORM_HTML, KEY_PROMPT_SCRIPT } from './ide-key-prompt.js';
 
 /** Where the offline IDE is served (README, docs). */
 export const IDE_PATH = '/graphql/ide';
 
+/** Altair's own hook for an init script in a separate request; ours asks for the key first (ide-key-prompt.ts). */
+const KEY_PROMPT_FILE = 'key-prompt.js';
+
 /**
- * Altair, served entirely from the npm package (Apollo Sandbox at GET /graphql loads from a CDN). The API key is the
- * `apiKey` variable of Altair's environment: headers and the subscription's connection parameters use it.
+ * Altair, served entirely from the npm package (Apollo Sandbox at GET /graphql loads from a CDN). The API key, asked
+ * for before Altair starts, is the `apiKey` variable of Altair's environment: headers and the subscription's
+ * connection parameters use it.
  */
 export function createIdeRouter(): Router {
   const router = Router();
   router.get(IDE_PATH, (req, res) => {
     if (!req.path.endsWith('/')) return res.redirect(301, `${IDE_PATH}/`);
     res.type('html').setHeader('Cache-Control', 'no-store');
-    res.send(
-      renderAltair({
-        baseURL: `${IDE_PATH}/`,
-        endpointURL: `${origin(req)}/graphql`,
-        subscriptionsEndpoint: `${origin(req).replace(/^http/, 'ws')}/graphql`,
-        initialSubscriptionRequestHandlerId: 'graphql-ws',
-        initialName: 'basewatch',
-        initialQuery: 'query Viewer {\n  viewer {\n    id\n    name\n  }\n}\n',
-        initialHeaders: { Authorization: 'Bearer {{apiKey}}' },
-        initialSubscriptionsPayload: { authorization: 'Bearer {{apiKey}}' },
-        initialEnvironments: { base: { title: 'basewatch', variables: { apiKey: '' } } },
-        disableAccount: true,
-        initialSettings: { 'plugin.list': [], 'alert.disableUpdateNotification': true, 'alert.disableWarnings': true },
-      }),
-    );
+    res.send(idePage(altairOptions(req)));
+  });
+  router.get(`${IDE_PATH}/${KEY_PROMPT_FILE}`, (_req, res) => {
+    res.type('js').setHeader('Cache-Control', 'no-store');
+    res.send(KEY_PROMPT_SCRIPT);
   });
   router.use(
     IDE_PATH,
@@ -39,6 +34,39 @@ export function createIdeRouter(): Router {
     }),
   );
   return router;
+}
+
+function altairOptions(req: Request): RenderOptions {
+  return {
+    endpointURL: `${origin(req)}/graphql`,
+    subscriptionsEndpoint: `${origin(req).replace(/^http/, 'ws')}/graphql`,
+    initialSubscriptionRequestHandlerId: 'graphql-ws',
+    initialName: 'basewatch',
+    initialQuery: 'query Viewer {\n  viewer {\n    id\n    name\n  }\n}\n',
+    initialHeaders: { Authorization: 'Bearer {{apiKey}}' },
+    initialSubscriptionsPayload: { authorization: 'Bearer {{apiKey}}' },
+    initialEnvironments: { base: { title: 'basewatch', variables: { apiKey: '' } } },
+    // A stored state would be merged over these options, its environment (an earlier key) included.
+    preserveState: false,
+    disableAccount: true,
+    initialSettings: {
+      'plugin.list': [],
+      'alert.disableUpdateNotification': true,
+      'alert.disableWarnings': true,
+      // Its one banner offers a plugin fetched from outside.
+      'banners.disable': true,
+    },
+  };
+}
+
+/** Altair's page with the key form in front of a hidden <app-root>, and the options for the script as JSON. */
+function idePage(options: RenderOptions): string {
+  const json = JSON.stringify(options).replace(/</g, '\\u003c');
+  const html = renderAltair({ baseURL: `${IDE_PATH}/`, serveInitialOptionsInSeperateRequest: KEY_PROMPT_FILE });
+  return html.replace(
+    '<app-root>',
+    () => `${KEY_FORM_HTML}<script type="application/json" id="altair-options">${json}</script>\n<app-root hidden>`,
+  );
 }
 
 /** This server as the browser reached it; a Host header that is not a plain host[:port] is not echoed into the page. */
