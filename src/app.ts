@@ -9,6 +9,7 @@ import type { GraphqlGateway } from './graphql/gateway.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
+import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
 import { optionsResponder } from './rest/http/options.js';
@@ -81,6 +82,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(createMonitoringRouter(services));
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
+  app.use(createConnectionRouter(services));
   if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());

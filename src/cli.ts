@@ -1,9 +1,16 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import type { DataSource } from 'typeorm';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
 import { AppError } from './errors.js';
+import { createLogger } from './logger.js';
+import { toConnectionResponse } from './rest/connection.mappers.js';
+import { loadSecretKey } from './secret-key.js';
 import { AccountService } from './services/account.service.js';
+import { ConnectionService } from './services/connections/connection.service.js';
+import { SecretBox } from './services/secret-box.js';
+import { UpstreamClient } from './upstream/client.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]   (--help: this text)
 
@@ -12,6 +19,11 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]   (--help: thi
   key create --account ID [--json]        create another API key for an account
   key list --account ID [--json]          list an account's keys (prefixes only)
   key revoke --key-id ID [--json]         revoke a key
+  connection show --account ID [--json]   the account's upstream connection (never its token)
+  connection set-token --account ID --token PAT [--json]
+                                          connect a personal access token (checked with the upstream first;
+                                          in sandbox mode the server must be running, at PORT)
+  connection remove --account ID [--json] forget the account's upstream connection
 
 Works on the database named by DATABASE_URL (default sqlite:data/basewatch.sqlite).`;
 
@@ -25,6 +37,7 @@ async function run(argv: string[]): Promise<Output> {
       name: { type: 'string' },
       account: { type: 'string' },
       'key-id': { type: 'string' },
+      token: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -32,9 +45,11 @@ async function run(argv: string[]): Promise<Output> {
   const command = positionals.join(' ');
   if (values.help || command === 'help') return { json: { usage: USAGE }, text: USAGE };
   if (!command) throw new UsageError();
-  const dataSource = await openDatabase(loadConfig().database);
+  const config = loadConfig();
+  const dataSource = await openDatabase(config.database);
   try {
     const accounts = new AccountService(dataSource);
+    const connections = () => connectionService(config, dataSource);
     switch (command) {
       case 'account create': {
         const result = await accounts.create(required(values.name, '--name'));
@@ -56,6 +71,22 @@ async function run(argv: string[]): Promise<Output> {
         const key = keyJson(await accounts.revokeKey(required(values['key-id'], '--key-id')));
         return { json: { key }, text: `key ${key.id} revoked at ${key.revokedAt}` };
       }
+      case 'connection show': {
+        const account = await accounts.require(required(values.account, '--account'));
+        const connection = await connections().get(account.id);
+        const json = connection && toConnectionResponse(connection);
+        return { json: { connection: json }, text: json ? connectionText(json) : 'no upstream connection' };
+      }
+      case 'connection set-token': {
+        const account = await accounts.require(required(values.account, '--account'));
+        const connection = toConnectionResponse(await connections().setToken(account.id, required(values.token, '--token')));
+        return { json: { connection }, text: connectionText(connection) };
+      }
+      case 'connection remove': {
+        const account = await accounts.require(required(values.account, '--account'));
+        await connections().remove(account.id);
+        return { json: { removed: true }, text: `upstream connection of ${account.id} removed` };
+      }
       default:
         throw new UsageError(`unknown command: ${command}`);
     }
@@ -70,6 +101,18 @@ function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
 }
+
+/** The same service as the server's, with a client that reaches the configured upstream (the sandbox through the server). */
+function connectionService(config: Config, dataSource: DataSource): ConnectionService {
+  const logger = createLogger('silent');
+  const baseUrl = config.upstream.apiUrl ?? `http://127.0.0.1:${config.port}/sandbox/airtable`;
+  const clientFor = (token: string) => new UpstreamClient({ baseUrl, token, maxRetries: 1, timeoutMs: 10_000 });
+  return new ConnectionService(dataSource, new SecretBox(loadSecretKey(config, logger)), clientFor, logger);
+}
+
+const connectionText = (c: ReturnType<typeof toConnectionResponse>) =>
+  `${c.kind} connection as ${c.upstreamUserId}${c.email ? ` (${c.email})` : ''}, ${c.status}, since ${c.connectedAt}` +
+  (c.lastError ? `\nlast error: ${c.lastError}` : '');
 
 const keyJson = (key: { id: string; accountId: string; prefix: string; createdAt: Date; revokedAt: Date | null }) => ({
   id: key.id,

@@ -3,6 +3,8 @@ import type { DocumentBounds } from './graphql/document-bounds.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
 export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
+/** The OAuth integration the sandbox registers for the service itself (a public client: no secret). */
+export const SANDBOX_OAUTH_CLIENT_ID = 'basewatch-sandbox';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -71,6 +73,10 @@ const envSchema = z.object({
   ),
   AIRTABLE_TOKEN: optionalString,
   AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
+  AIRTABLE_OAUTH_CLIENT_ID: optionalString,
+  AIRTABLE_OAUTH_CLIENT_SECRET: optionalString,
+  AIRTABLE_OAUTH_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://airtable.com')),
+  AIRTABLE_SHARED_TOKEN: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8).default(DEFAULT_SANDBOX_TOKEN)),
   SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
   // Not emptyToUndefined: empty, like `off`, means memory only.
@@ -146,6 +152,13 @@ export interface Config {
     lockoutMs: number;
     retryBaseDelayMs: number;
   };
+  /**
+   * The OAuth integration accounts connect through. In sandbox mode the sandbox's own integration, whose URL is
+   * known once the server listens; unset client id: OAuth is off.
+   */
+  oauth: { clientId?: string; clientSecret?: string; url?: string };
+  /** Whether the deployment's token (AIRTABLE_TOKEN, or the sandbox's demo user) serves accounts without a connection. */
+  sharedToken: boolean;
   sandbox: {
     token: string;
     demoScale: number;
@@ -244,6 +257,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockoutMs: e.UPSTREAM_LOCKOUT_MS,
       retryBaseDelayMs: e.UPSTREAM_RETRY_BASE_DELAY_MS,
     },
+    oauth: sandboxMode
+      ? { clientId: e.AIRTABLE_OAUTH_CLIENT_ID ?? SANDBOX_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET }
+      : { clientId: e.AIRTABLE_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET, url: e.AIRTABLE_OAUTH_URL.replace(/\/+$/, '') },
+    sharedToken: e.AIRTABLE_SHARED_TOKEN === 'true',
     sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE, stateFile: sandboxStateFile(e.SANDBOX_STATE_FILE, dataDir) },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mongodbUrl: e.MONGODB_URL,

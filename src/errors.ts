@@ -4,6 +4,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   not_found: 404,
   conflict: 409,
+  upstream_not_connected: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
@@ -43,6 +44,9 @@ export const invalidRequest = (message: string) => new AppError('invalid_request
 export const unauthorized = (message = 'Missing or invalid API key') => new AppError('unauthorized', message);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string) => new AppError('conflict', message);
+export const upstreamNotConnected = (
+  message = 'This account has no upstream connection: connect one with PUT /connection (a personal access token) or POST /connection/oauth/start',
+) => new AppError('upstream_not_connected', message);
 export const unavailable = (message = 'The service is not ready') => new AppError('unavailable', message);
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

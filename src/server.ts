@@ -14,6 +14,8 @@ import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
+import { OAuthClient } from './upstream/oauth-client.js';
+import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 
 export interface RunningServer {
@@ -69,19 +71,29 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
-    const upstream = new UpstreamClient({
-      baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
-      token: config.upstream.token,
-      requestsPerSecond: config.upstream.requestsPerSecond,
-      timeoutMs: config.upstream.timeoutMs,
-      maxRetries: config.upstream.maxRetries,
-      lockoutMs: config.upstream.lockoutMs,
-      retryBaseDelayMs: config.upstream.retryBaseDelayMs,
-      logger,
-    });
+    const clientForToken = (token: string) =>
+      new UpstreamClient({
+        baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
+        token,
+        requestsPerSecond: config.upstream.requestsPerSecond,
+        timeoutMs: config.upstream.timeoutMs,
+        maxRetries: config.upstream.maxRetries,
+        lockoutMs: config.upstream.lockoutMs,
+        retryBaseDelayMs: config.upstream.retryBaseDelayMs,
+        logger,
+      });
+    const upstream = clientForToken(config.upstream.token);
+    const publicUrl = config.publicUrl ?? url;
+    const oauthUrl = config.oauth.url ?? (sandbox ? `${publicUrl}/sandbox/airtable` : undefined);
     const services = createServices(dataSource, upstream, config, {
       secretKey,
       logger,
+      clientForToken,
+      oauth:
+        config.oauth.clientId && oauthUrl
+          ? new OAuthClient({ url: oauthUrl, clientId: config.oauth.clientId, clientSecret: config.oauth.clientSecret })
+          : undefined,
+      oauthRedirectUri: `${publicUrl}${OAUTH_CALLBACK_PATH}`,
       // Without PUBLIC_URL a real upstream cannot reach a loopback address: watch by polling alone.
       notificationUrl:
         config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,

@@ -8,6 +8,9 @@ import { ChangeQueryService } from './services/audit/change-query.service.js';
 import { ChangeRetentionService } from './services/audit/change-retention.service.js';
 import { ChangeWriterService } from './services/audit/change-writer.service.js';
 import { ConfigHealthService } from './services/audit/config-health.service.js';
+import { AccessTokenService } from './services/connections/access-token.service.js';
+import { ConnectionService, type ClientForToken } from './services/connections/connection.service.js';
+import { OAuthFlowService } from './services/connections/oauth-flow.service.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
 import { SecretBox } from './services/secret-box.js';
@@ -17,6 +20,7 @@ import { UsageCountService } from './services/usage-count.service.js';
 import { UsageScheduleService } from './services/usage-schedule.service.js';
 import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
 import type { UpstreamClient } from './upstream/client.js';
+import type { OAuthClient } from './upstream/oauth-client.js';
 
 export interface Services extends WebhookForwarding {
   dataSource: DataSource;
@@ -36,6 +40,10 @@ export interface Services extends WebhookForwarding {
   configHealth: ConfigHealthService;
   changeRetention: ChangeRetentionService;
   changeQueries: ChangeQueryService;
+  /** Each account's own upstream connection. */
+  connections: ConnectionService;
+  oauthFlow: OAuthFlowService;
+  accessTokens: AccessTokenService;
 }
 
 export interface ServiceOptions {
@@ -44,6 +52,12 @@ export interface ServiceOptions {
   logger: Logger;
   /** Where the upstream pings the service; unset: upstream changes are read by polling only. */
   notificationUrl?: string;
+  /** A client acting with one token (an account's connection), with the same limits and retries. */
+  clientForToken: ClientForToken;
+  /** The OAuth integration; unset: accounts connect with personal access tokens only. */
+  oauth?: OAuthClient;
+  /** Where the upstream sends the browser back after authorization. */
+  oauthRedirectUri: string;
 }
 
 /** The composition root: every service, built with `new`. */
@@ -80,6 +94,9 @@ export function createServices(
   });
   const changeRetention = new ChangeRetentionService(dataSource, config.audit.retentionDays);
   const changeQueries = new ChangeQueryService(dataSource, options.secretKey);
+  const connections = new ConnectionService(dataSource, secrets, options.clientForToken, logger);
+  const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
+  const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
   const forwarding = createWebhookForwarding({
     dataSource,
     config,
@@ -107,6 +124,9 @@ export function createServices(
     configHealth,
     changeRetention,
     changeQueries,
+    connections,
+    oauthFlow,
+    accessTokens,
     ...forwarding,
   };
 }

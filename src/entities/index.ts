@@ -4,6 +4,8 @@ import { ChangeEntry } from './change-entry.entity.js';
 import { ChangeEntryField } from './change-entry-field.entity.js';
 import { ChangeOutbox } from './change-outbox.entity.js';
 import { MonitoringConfig } from './monitoring-config.entity.js';
+import { OAuthState } from './oauth-state.entity.js';
+import { UpstreamConnection } from './upstream-connection.entity.js';
 import { UsageBase } from './usage-base.entity.js';
 import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
@@ -13,7 +15,8 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
-export { Webhook, WebhookDelivery, WebhookDeliveryAttempt };
+export { OAuthState, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
+export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 export type { UpstreamWatchStatus } from './upstream-watch.entity.js';
@@ -27,6 +30,8 @@ export const entities = [
   ChangeEntryField,
   ChangeOutbox,
   MonitoringConfig,
+  OAuthState,
+  UpstreamConnection,
   UpstreamWatch,
   UsageBase,
   UsageRun,

@@ -5,6 +5,7 @@ import { AuditLog1764000000000 } from './1764000000000-audit-log.js';
 import { WebhookForwarding1764100000000 } from './1764100000000-webhook-forwarding.js';
 import { ChangeLogVersion1764200000000 } from './1764200000000-change-log-version.js';
 import { MonitoringConfigStatus1764300000000 } from './1764300000000-monitoring-config-status.js';
+import { UpstreamConnections1764400000000 } from './1764400000000-upstream-connections.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   WebhookForwarding1764100000000,
   ChangeLogVersion1764200000000,
   MonitoringConfigStatus1764300000000,
+  UpstreamConnections1764400000000,
 ];

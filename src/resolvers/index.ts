@@ -1,6 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AirtableResolver } from './airtable.resolver.js';
 import { ChangeResolver } from './change.resolver.js';
+import { ConnectionResolver } from './connection.resolver.js';
 import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
 import { MonitoringConfigResolver } from './monitoring-config.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -15,6 +16,7 @@ import { WebhookResolver } from './webhook.resolver.js';
 export const resolvers: NonEmptyArray<Function> = [
   NodeResolver,
   ViewerResolver,
+  ConnectionResolver,
   UsageBaseResolver,
   UsageBaseMutations,
   SnapshotDayResolver,

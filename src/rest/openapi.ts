@@ -3,6 +3,7 @@ import type { RouteSpec } from './http/route.js';
 import { errorStatusesOf } from './http/statuses.js';
 import { airtableRoutes } from './airtable.spec.js';
 import { changeRoutes } from './changes.spec.js';
+import { connectionRoutes } from './connection.spec.js';
 import { opsRoutes } from './ops.spec.js';
 import { ErrorBody } from './schemas.js';
 import { monitoringRoutes } from './monitoring.spec.js';
@@ -10,14 +11,14 @@ import { withStockNullables } from './openapi-nullable.js';
 import { usageRoutes } from './usage.spec.js';
 import { webhookRoutes } from './webhooks.spec.js';
 
-export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoutes, monitoringRoutes, changeRoutes, opsRoutes].flatMap((group) => Object.values(group));
+export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, opsRoutes].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',
   401: 'unauthorized: Authorization missing, malformed, unknown or revoked key',
   404: 'not_found: no such id for this account',
   408: 'invalid_request: the request took too long to arrive',
-  409: 'conflict: a count of this base is running, or the resource exists already',
+  409: 'conflict: a count of this base is running, or the resource exists already; upstream_not_connected: the work needs the account’s upstream connection and it has none, or it needs re-authorisation',
   413: 'payload_too_large: request body over 1 MiB',
   429: 'rate_limited: the key exceeded its request budget; see Retry-After',
   431: 'invalid_request: the request line or headers are too long',

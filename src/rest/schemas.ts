@@ -11,6 +11,7 @@ export const ErrorBody = z
         'unauthorized',
         'not_found',
         'conflict',
+        'upstream_not_connected',
         'payload_too_large',
         'rate_limited',
         'upstream_error',

@@ -117,6 +117,11 @@ export class AccountService {
     return row ? { account: { id: row.accountId, name: row.accountName }, keyId: row.keyId } : null;
   }
 
+  /** The account, or 404 (the CLI's commands that name one). */
+  require(accountId: string): Promise<AccountSummary> {
+    return this.requireAccount(accountId);
+  }
+
   private async requireAccount(accountId: string): Promise<AccountSummary> {
     const account = await this.accounts.findOneBy({ id: accountId });
     if (!account) throw notFound('Account');

@@ -8,6 +8,7 @@ import {
   recordSchema,
   tableSchema,
   tablesSchema,
+  whoamiSchema,
 } from './response-schemas.js';
 import { UpstreamTransport } from './transport.js';
 import {
@@ -55,6 +56,11 @@ export class UpstreamClient {
 
   get stats(): UpstreamStats {
     return this.transport.stats;
+  }
+
+  /** Who the token acts for (no scope needed): the connection's check and its upstream user id. */
+  whoami(): Promise<{ id: string; email?: string; scopes?: string[] }> {
+    return this.transport.send({ method: 'GET', path: '/meta/whoami', schema: whoamiSchema });
   }
 
   async listBases(): Promise<UpstreamBase[]> {

@@ -47,3 +47,10 @@ export const recordsPageSchema = z.object({ records: z.array(recordSchema), offs
 export const deletedRecordsSchema = z.object({
   records: z.array(z.object({ id: z.string(), deleted: z.boolean() })),
 });
+
+/** GET /v0/meta/whoami: `email` only with user.email:read, `scopes` only for OAuth access tokens. */
+export const whoamiSchema = z.object({
+  id: z.string(),
+  email: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+});

@@ -11,7 +11,7 @@ import {
 } from '../../services/audit/change-event.js';
 
 /** A GraphQL enum whose values are the service's own strings (`record_update`, `publicApi`…), as in REST. */
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
+export const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const ChangeEventTypeEnum = enumOf<ChangeEventType>(CHANGE_EVENT_TYPES);
 registerEnumType(ChangeEventTypeEnum, { name: 'ChangeEventType', description: 'The nine change event types' });

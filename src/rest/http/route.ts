@@ -12,7 +12,7 @@ export interface RouteSpec<
   Q extends ZodType = ZodType,
   B extends ZodType = ZodType,
 > {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form: /usage/bases/{id} */
   path: string;
   operationId: string;

@@ -1,0 +1,56 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { connectionRoutes } from '../rest/connection.spec.js';
+import {
+  ConnectAirtableTokenInput,
+  ConnectAirtableTokenPayload,
+  DisconnectAirtableInput,
+  DisconnectAirtablePayload,
+  StartAirtableOAuthInput,
+  StartAirtableOAuthPayload,
+} from './connection.inputs.js';
+import { requireAccount, type GraphqlContext } from './context.js';
+import { AccountType, toAccountType } from './types/account.type.js';
+import { ConnectionType, toConnectionType } from './types/connection.type.js';
+import { parseInput } from './validate-input.js';
+
+const tokenBody = connectionRoutes.setToken.body!;
+
+/** The account’s upstream connection: `viewer.connection` and the REST /connection writes. */
+@Resolver(() => AccountType)
+export class ConnectionResolver {
+  @FieldResolver(() => ConnectionType, { nullable: true, description: 'The account’s upstream connection; null when it has none' })
+  async connection(@Root() account: AccountType, @Ctx() context: GraphqlContext): Promise<ConnectionType | null> {
+    const view = await context.services.connections.get(account.restId);
+    return view && toConnectionType(view);
+  }
+
+  @Mutation(() => StartAirtableOAuthPayload, { description: 'Start connecting with OAuth 2.0 + PKCE (REST POST /connection/oauth/start)' })
+  async startAirtableOAuth(
+    @Arg('input', () => StartAirtableOAuthInput) input: StartAirtableOAuthInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<StartAirtableOAuthPayload> {
+    const { authorizeUrl } = await context.services.oauthFlow.start(requireAccount(context).id);
+    return { clientMutationId: input.clientMutationId ?? null, authorizeUrl };
+  }
+
+  @Mutation(() => ConnectAirtableTokenPayload, { description: 'Connect with a personal access token (REST PUT /connection)' })
+  async connectAirtableToken(
+    @Arg('input', () => ConnectAirtableTokenInput) input: ConnectAirtableTokenInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<ConnectAirtableTokenPayload> {
+    const account = requireAccount(context);
+    const { token } = parseInput(tokenBody, { token: input.token });
+    const connection = await context.services.connections.setToken(account.id, token);
+    return { clientMutationId: input.clientMutationId ?? null, connection: toConnectionType(connection), viewer: toAccountType(account) };
+  }
+
+  @Mutation(() => DisconnectAirtablePayload, { description: 'Forget the upstream connection (REST DELETE /connection)' })
+  async disconnectAirtable(
+    @Arg('input', () => DisconnectAirtableInput) input: DisconnectAirtableInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<DisconnectAirtablePayload> {
+    const account = requireAccount(context);
+    await context.services.connections.remove(account.id);
+    return { clientMutationId: input.clientMutationId ?? null, viewer: toAccountType(account) };
+  }
+}
