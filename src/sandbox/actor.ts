@@ -13,8 +13,11 @@ export function userFromEmail(email: string, name?: string): ChangeUser {
   return user;
 }
 
-/** Reads X-Sandbox-Source, X-Sandbox-User-Email and X-Sandbox-User-Name. */
-export function actorFromHeaders(header: (name: string) => string | undefined): ChangeActor {
+/**
+ * Reads X-Sandbox-Source, X-Sandbox-User-Email and X-Sandbox-User-Name; `tokenUser` (the token's user) is who made
+ * a `publicApi` or `client` change that names no one.
+ */
+export function actorFromHeaders(header: (name: string) => string | undefined, tokenUser: ChangeUser = SANDBOX_API_USER): ChangeActor {
   const source = header('x-sandbox-source') ?? 'publicApi';
   if (!isChangeSource(source)) {
     throw invalidRequest(`Invalid request: X-Sandbox-Source must be one of ${CHANGE_SOURCES.join(', ')}.`);
@@ -24,7 +27,7 @@ export function actorFromHeaders(header: (name: string) => string | undefined): 
     if (!/^[^@\s]+@[^@\s]+$/.test(email.trim())) throw invalidRequest('Invalid request: X-Sandbox-User-Email is not an email address.');
     return { source, user: userFromEmail(email, header('x-sandbox-user-name')) };
   }
-  return source === 'publicApi' || source === 'client' ? { source, user: SANDBOX_API_USER } : { source };
+  return source === 'publicApi' || source === 'client' ? { source, user: tokenUser } : { source };
 }
 
 function isChangeSource(value: string): value is ChangeSource {

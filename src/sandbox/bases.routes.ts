@@ -1,4 +1,5 @@
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
+import type { VisibleBase } from './auth/sandbox-auth.js';
 import type { SandboxStore } from './sandbox-store.js';
 import { invalidOffset } from './sandbox-errors.js';
 import { searchParamsOf } from './request-helpers.js';
@@ -6,11 +7,12 @@ import { toBaseResponse, toTableResponse } from './schema-response.js';
 
 const BASES_PAGE_SIZE = 1000;
 
-export function createBasesRouter(store: SandboxStore, basesIteratorId: string): Router {
+/** `visibleBases`: the bases the request's token may see, with its user's permission level on each. */
+export function createBasesRouter(store: SandboxStore, basesIteratorId: string, visibleBases: (req: Request) => VisibleBase[]): Router {
   const router = express.Router();
 
   router.get('/v0/meta/bases', (req, res) => {
-    res.json(listBasesPage(store, basesIteratorId, searchParamsOf(req).get('offset')));
+    res.json(listBasesPage(visibleBases(req), basesIteratorId, searchParamsOf(req).get('offset')));
   });
 
   router.get('/v0/meta/bases/:baseId/tables', (req, res) => {
@@ -23,17 +25,19 @@ export function createBasesRouter(store: SandboxStore, basesIteratorId: string):
 }
 
 /** Offsets are `itr…/app…`: the listing's iterator id and the last base of the previous page. */
-function listBasesPage(store: SandboxStore, iteratorId: string, offset: string | null) {
-  const bases = store.listBases();
+function listBasesPage(bases: VisibleBase[], iteratorId: string, offset: string | null) {
   let start = 0;
   if (offset !== null) {
     const [offsetIterator, lastBaseId] = offset.split('/');
-    const index = bases.findIndex((base) => base.id === lastBaseId);
+    const index = bases.findIndex(({ base }) => base.id === lastBaseId);
     if (offsetIterator !== iteratorId || index === -1) throw invalidOffset(offset);
     start = index + 1;
   }
   const page = bases.slice(start, start + BASES_PAGE_SIZE);
   const last = page.at(-1);
   const hasMore = start + BASES_PAGE_SIZE < bases.length;
-  return { bases: page.map(toBaseResponse), ...(hasMore && last ? { offset: `${iteratorId}/${last.id}` } : {}) };
+  return {
+    bases: page.map(({ base, level }) => ({ ...toBaseResponse(base), permissionLevel: level })),
+    ...(hasMore && last ? { offset: `${iteratorId}/${last.base.id}` } : {}),
+  };
 }

@@ -9,6 +9,12 @@ export interface FaultSettings {
   latencyMs: number;
   /** Per base, in any sliding 1000 ms window; 0 disables the per-base limit. */
   rateLimitPerSecond: number;
+  /**
+   * Per user, across all of the user's tokens (the admin token: list-bases only), in any sliding 1000 ms window;
+   * 0 disables it.
+   */
+  userRateLimitPerSecond: number;
+  /** How long a base (or user) is refused after its limit was passed. */
   lockoutMs: number;
   rateLimitBody: RateLimitBodyShape;
   iteratorTtlMs: number;
@@ -20,6 +26,7 @@ export const faultPatchSchema = z
     errorStatus: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]),
     latencyMs: z.number().int().min(0).max(120_000),
     rateLimitPerSecond: z.number().int().min(0),
+    userRateLimitPerSecond: z.number().int().min(0),
     lockoutMs: z.number().int().min(0),
     rateLimitBody: z.enum(['error', 'errors']),
     iteratorTtlMs: z.number().int().min(0),

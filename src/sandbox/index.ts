@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { Router } from 'express';
+import { SandboxAuth, type SandboxOAuthOptions } from './auth/sandbox-auth.js';
 import { seedDemo } from './demo-seed.js';
 import { FaultControl, type FaultSettings } from './fault-control.js';
 import { createIdGenerator } from './id-generator.js';
 import { IteratorRegistry } from './iterator-registry.js';
 import { openSandboxState, type SandboxLogger } from './persistence/sandbox-persistence.js';
 import { createRandom, hashSeed } from './prng.js';
+import { parseClientConfig } from './oauth/oauth-clients.js';
 import { RateLimiter } from './rate-limiter.js';
 import { createSandboxRouter } from './sandbox.router.js';
 import { SandboxStats } from './sandbox-stats.js';
@@ -34,23 +36,39 @@ export {
 } from './webhooks/webhook-registry.js';
 export type { SandboxWebhookOptions } from './webhooks/webhook.types.js';
 export type { SandboxLogger } from './persistence/sandbox-persistence.js';
+export { DEMO_USER, SandboxAuth, type ConsentOverride, type SandboxOAuthOptions, type TokenSelector, type VisibleBase } from './auth/sandbox-auth.js';
+export type { PermissionLevel, SandboxUser } from './auth/user-directory.js';
+export { BASIC_SCOPES } from './auth/scopes.js';
+export type { OAuthClientConfig } from './oauth/oauth-clients.js';
+export { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS, type TokenResponse } from './oauth/oauth-grants.js';
+export { MAX_WEBHOOKS_PER_INTEGRATION } from './webhooks/webhook-registry.js';
 export { automationIdFor, formPageIdFor, formViewIdFor } from './webhooks/action-metadata.js';
 
 export interface SandboxOptions {
-  /** Bearer token accepted (Authorization: Bearer <token>). */
+  /**
+   * The admin token: the demo user's PAT (every scope, every base the demo user can see) and the only bearer
+   * accepted by `/_control/*`.
+   */
   token: string;
   /** Deterministic demo seed (default scale 1); false starts empty. */
   demo?: { scale?: number } | false;
   /** Per base; default 5. */
   rateLimitPerSecond?: number;
+  /** Per user across all of the user's tokens (the admin token: on list-bases only); default 50, 0 = off. */
+  userRateLimitPerSecond?: number;
   /** How long a base is refused after a 429; default 30,000. */
   lockoutMs?: number;
   /** List-records iterator lifetime, measured from its last use; default 300,000. */
   iteratorTtlMs?: number;
   /** Seeds every id and the fault draw, so the demo is identical on every start. */
   seed?: number;
-  /** The webhooks' clock (ms since the epoch): expiry, retention and payload timestamps; default Date.now. */
+  /**
+   * The clock (ms since the epoch) of webhooks (expiry, retention, payload timestamps) and tokens (OAuth codes,
+   * access and refresh tokens, the refresh grace window); default Date.now.
+   */
   now?: () => number;
+  /** OAuth integrations (more can be registered with `POST _control/oauth/clients`) and the refresh grace window. */
+  oauth?: SandboxOAuthOptions;
   /** Notification ping timing; the defaults are the platform's. */
   webhooks?: SandboxWebhookOptions;
   /**
@@ -74,6 +92,8 @@ export interface Sandbox {
   events: EventEmitter;
   /** The Webhooks API's state: webhooks, payloads and notification pings. */
   webhooks: SandboxWebhooks;
+  /** Users, their bases and tokens, OAuth integrations and grants (what `/_control/users…` and `/oauth2/v1/*` use). */
+  auth: SandboxAuth;
   /**
    * Cancels pending and in-flight notification pings (their timers never hold the process open anyway) and writes
    * the state file when changes are pending.
@@ -101,14 +121,28 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const iteratorRandom = createRandom(saved?.iterators.random ?? hashSeed(seed, 'iterators'));
   const iteratorIds = createIdGenerator(iteratorRandom);
   const iterators: IteratorRegistry = new IteratorRegistry(iteratorIds, () => faults.get().iteratorTtlMs);
-  const webhooks = new SandboxWebhooks(store, options.now ?? Date.now, seed, options.webhooks, { saved: saved?.webhooks, changed });
+  const now = options.now ?? Date.now;
+  const webhooks = new SandboxWebhooks(store, now, seed, options.webhooks, { saved: saved?.webhooks, changed });
+  const auth = new SandboxAuth({
+    adminToken: options.token,
+    store,
+    now,
+    oauth: options.oauth && { ...options.oauth, clients: options.oauth.clients?.map(parseClientConfig) },
+    saved: saved?.auth,
+    changed,
+  });
   events.on('change', (change: SandboxChange) => {
     webhooks.handleChange(change);
     changed();
   });
-  persistence.attach(() => ({ store: store.exportState(), webhooks: webhooks.exportState(), iterators: { random: iteratorRandom.state() } }));
+  persistence.attach(() => ({
+    store: store.exportState(),
+    webhooks: webhooks.exportState(),
+    iterators: { random: iteratorRandom.state() },
+    auth: auth.exportState(),
+  }));
   const router = createSandboxRouter({
-    token: options.token,
+    auth,
     store,
     iterators,
     faults,
@@ -121,7 +155,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     webhooks.close();
     persistence.saver?.close();
   };
-  return { router, store, faults, stats, events, webhooks, close };
+  return { router, store, faults, stats, events, webhooks, auth, close };
 }
 
 const consoleLogger: SandboxLogger = {
@@ -135,6 +169,7 @@ function defaultFaults(options: SandboxOptions): FaultSettings {
     errorStatus: 503,
     latencyMs: 0,
     rateLimitPerSecond: options.rateLimitPerSecond ?? 5,
+    userRateLimitPerSecond: options.userRateLimitPerSecond ?? 50,
     lockoutMs: options.lockoutMs ?? 30_000,
     rateLimitBody: 'error',
     iteratorTtlMs: options.iteratorTtlMs ?? 300_000,

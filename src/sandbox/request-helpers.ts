@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { actorFromHeaders } from './actor.js';
+import { principalOf } from './auth/principal.js';
 import type { ChangeActor } from './sandbox-change.types.js';
 import { invalidRequest } from './sandbox-errors.js';
 
@@ -11,7 +12,7 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 export function actorOf(req: Request): ChangeActor {
-  return actorFromHeaders((name) => req.get(name));
+  return actorFromHeaders((name) => req.get(name), principalOf(req)?.user);
 }
 
 /** Parsed here rather than through req.query, whose shape depends on the host app's query parser setting. */

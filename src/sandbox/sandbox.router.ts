@@ -1,11 +1,18 @@
 import express, { type Router } from 'express';
-import { createAuthMiddleware } from './auth.middleware.js';
+import { createAccessCheck } from './auth/access.js';
+import { principalOf } from './auth/principal.js';
+import type { SandboxAuth } from './auth/sandbox-auth.js';
+import { createUsersControlRouter } from './auth/users-control.routes.js';
+import { createWhoamiRouter } from './auth/whoami.routes.js';
+import { adminOnly, createAuthMiddleware } from './auth.middleware.js';
 import { createBasesRouter } from './bases.routes.js';
 import { createControlRouter } from './control.routes.js';
 import { notFoundHandler, sandboxErrorHandler } from './error-handler.js';
 import type { FaultControl } from './fault-control.js';
 import { createFieldsRouter } from './fields.routes.js';
 import type { IteratorRegistry } from './iterator-registry.js';
+import { createOAuthControlRouter } from './oauth/oauth-control.routes.js';
+import { createOAuthRouter } from './oauth/oauth.router.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { createRecordsRouter } from './records.routes.js';
 import type { SandboxStats } from './sandbox-stats.js';
@@ -16,7 +23,7 @@ import type { SandboxWebhooks } from './webhooks/webhook-registry.js';
 import { createWebhooksRouter } from './webhooks/webhooks.routes.js';
 
 export interface SandboxRouterDependencies {
-  token: string;
+  auth: SandboxAuth;
   store: SandboxStore;
   iterators: IteratorRegistry;
   faults: FaultControl;
@@ -28,14 +35,20 @@ export interface SandboxRouterDependencies {
 
 const MAX_BODY = '2mb';
 
-/** auth → control routes | traffic (rate limit → latency → injected error) → JSON body → API routes → 404. */
+/**
+ * OAuth routes | auth → control routes (admin token) | traffic (user rate limit → base and scope access → base rate
+ * limit → latency → injected error) → JSON body → API routes → 404.
+ */
 export function createSandboxRouter(deps: SandboxRouterDependencies): Router {
+  const { auth } = deps;
   const router = express.Router();
-  router.use(createAuthMiddleware(deps.token));
-  router.use('/_control', createControlRouter(deps.faults));
-  router.use(createTrafficMiddleware(deps));
+  router.use(createOAuthRouter(auth));
+  router.use(createAuthMiddleware(auth));
+  router.use('/_control', adminOnly, createControlRouter(deps.faults), createUsersControlRouter(auth), createOAuthControlRouter(auth));
+  router.use(createTrafficMiddleware({ ...deps, checkAccess: createAccessCheck(auth) }));
   router.use(express.json({ limit: MAX_BODY }));
-  router.use(createBasesRouter(deps.store, deps.basesIteratorId));
+  router.use(createWhoamiRouter());
+  router.use(createBasesRouter(deps.store, deps.basesIteratorId, (req) => auth.visibleBases(principalOf(req)!)));
   router.use(createTablesRouter(deps.store));
   router.use(createFieldsRouter(deps.store));
   router.use(createWebhooksRouter(deps.webhooks));

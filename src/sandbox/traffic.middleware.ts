@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { principalOf } from './auth/principal.js';
 import type { FaultControl } from './fault-control.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SandboxStats } from './sandbox-stats.js';
@@ -10,20 +11,26 @@ export interface TrafficDependencies {
   faults: FaultControl;
   limiter: RateLimiter;
   stats: SandboxStats;
+  /** Throws the 403 for a base or scope the request's token was not granted. */
+  checkAccess: (req: Request) => void;
 }
 
-/** Airtable's limit across everything one token does; only list-bases names no base, so only it is held to this. */
-const TOKEN_LIMIT_PER_SECOND = 50;
-
-/** After auth, for every non-control request: rate limit (at arrival) → latency → injected error. */
-export function createTrafficMiddleware({ faults, limiter, stats }: TrafficDependencies): RequestHandler {
+/**
+ * After auth, for every non-control request: the user's rate limit (at arrival) → access (base and scope) → the
+ * base's rate limit → latency → injected error.
+ */
+export function createTrafficMiddleware({ faults, limiter, stats, checkAccess }: TrafficDependencies): RequestHandler {
   return async (req, _res, next) => {
     const baseId = baseIdFromPath(req.path);
     const settings = faults.get();
     stats.recordRequest(baseId, { method: req.method, path: req.path, fields: requestedFields(searchParamsOf(req), req.body) });
-    const admitted = baseId !== undefined
-      ? limiter.admit(`base:${baseId}`, settings.rateLimitPerSecond, settings.lockoutMs)
-      : !isListBases(req.path) || limiter.admit('token', TOKEN_LIMIT_PER_SECOND, settings.lockoutMs);
+    const userKey = userLimitKey(req);
+    if (userKey !== undefined && !limiter.admit(userKey, settings.userRateLimitPerSecond, settings.lockoutMs)) {
+      stats.recordRateLimited(baseId);
+      throw rateLimited(settings.rateLimitBody);
+    }
+    checkAccess(req);
+    const admitted = baseId === undefined || limiter.admit(`base:${baseId}`, settings.rateLimitPerSecond, settings.lockoutMs);
     if (!admitted) {
       stats.recordRateLimited(baseId);
       throw rateLimited(settings.rateLimitBody);
@@ -53,6 +60,16 @@ function requestedFields(query: URLSearchParams, body: unknown): string[] | unde
   if (fromQuery.length > 0) return fromQuery;
   const fromBody = (body as { fields?: unknown } | undefined)?.fields;
   return Array.isArray(fromBody) ? fromBody.map(String) : undefined;
+}
+
+/**
+ * Airtable's 50 requests/s per user, across all of the user's tokens. The admin token is held to it on list-bases
+ * only (as before users existed), so setups that raise the per-base limit for speed keep working.
+ */
+function userLimitKey(req: Request): string | undefined {
+  const principal = principalOf(req);
+  if (principal && !principal.admin) return `user:${principal.user.id}`;
+  return isListBases(req.path) ? 'admin' : undefined;
 }
 
 function isListBases(path: string): boolean {

@@ -87,6 +87,7 @@ describe('sandbox fault injection', () => {
         errorStatus: 503,
         latencyMs: 0,
         rateLimitPerSecond: 5,
+        userRateLimitPerSecond: 50,
         lockoutMs: 30_000,
         rateLimitBody: 'error',
         iteratorTtlMs: 300_000,

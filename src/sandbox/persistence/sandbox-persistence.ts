@@ -4,7 +4,7 @@ import { StateSaver, type SandboxLogger } from './state-saver.js';
 
 export type { SandboxLogger } from './state-saver.js';
 
-type StateParts = Pick<SandboxState, 'store' | 'webhooks' | 'iterators'>;
+type StateParts = Pick<SandboxState, 'store' | 'webhooks' | 'iterators' | 'auth'>;
 
 export interface SandboxPersistence {
   /** The state to resume; undefined: start from the seed (no file yet, an unusable file, or memory only). */

@@ -1,3 +1,7 @@
+import type { StoredPersonalToken } from '../auth/personal-tokens.js';
+import type { DirectoryState } from '../auth/user-directory.js';
+import type { StoredOAuthClient } from '../oauth/oauth-clients.js';
+import type { StoredGrant } from '../oauth/oauth-grants.js';
 import type { SandboxBase, SandboxRecord, SandboxTable } from '../sandbox.types.js';
 import type { StoredWebhook } from '../webhooks/webhook.types.js';
 
@@ -24,10 +28,21 @@ export interface WebhooksState {
   transactionNumbers: Array<[baseId: string, number: number]>;
 }
 
+/** Users, collaborators, PATs, OAuth integrations and grants; tokens only as sha256 digests. Codes are not kept. */
+export interface AuthState {
+  directory: DirectoryState;
+  personalTokens: StoredPersonalToken[];
+  clients: StoredOAuthClient[];
+  grants: StoredGrant[];
+}
+
 export const STATE_FORMAT = 'basewatch-sandbox-state';
 export const STATE_VERSION = 1;
 
-/** The whole file. Fault settings, rate-limit lock-outs, live list iterators and pending pings are not kept. */
+/**
+ * The whole file. Fault settings, rate-limit lock-outs, live list iterators, pending pings, OAuth codes not yet
+ * exchanged and the consent set by `PUT _control/oauth/consent` are not kept.
+ */
 export interface SandboxState {
   format: typeof STATE_FORMAT;
   version: typeof STATE_VERSION;
@@ -36,6 +51,8 @@ export interface SandboxState {
   webhooks: WebhooksState;
   /** The list-records iterator id stream, so an offset from before a restart never names a new iterator. */
   iterators: { random: number };
+  /** Absent in files written before the sandbox had users: everything then belongs to the demo user. */
+  auth?: AuthState;
 }
 
 export function saveBases(bases: Iterable<SandboxBase>): SavedBase[] {

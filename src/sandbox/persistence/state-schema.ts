@@ -32,6 +32,38 @@ const webhook = z.looseObject({
   payloads: z.array(z.object({ cursor: z.number().int().positive(), createdAt: z.number(), payload: plainObject })),
   lastNotificationResult: plainObject.nullable(),
   lastSuccessfulNotificationTime: z.string().nullable(),
+  owner: z.string().optional(),
+});
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const level = z.enum(['read', 'comment', 'edit', 'create']);
+const scopeGrant = z.union([z.literal('all'), z.array(z.string())]);
+const baseGrant = z.union([z.literal('all'), z.array(id)]);
+const user = z.object({ id, email: z.string(), name: z.string().optional() });
+const expiring = z.object({ hash, expiresAt: z.number() });
+
+const auth = z.object({
+  directory: z.object({
+    users: z.array(user),
+    collaborators: z.array(z.tuple([id, z.array(z.tuple([id, level]))])),
+  }),
+  personalTokens: z.array(z.object({ id, hash, userId: id, scopes: scopeGrant, baseIds: baseGrant, createdAt: z.string() })),
+  clients: z.array(
+    z.object({ clientId: id, secretHash: hash.nullable(), redirectUris: z.array(z.string()), scopes: z.array(z.string()) }),
+  ),
+  grants: z.array(
+    z.object({
+      id,
+      clientId: id,
+      userId: id,
+      scopes: z.array(z.string()),
+      baseIds: baseGrant,
+      createdAt: z.string(),
+      access: expiring,
+      refresh: expiring,
+      rotated: z.object({ hash, at: z.number() }).nullable(),
+    }),
+  ),
 });
 
 const stateSchema = z.object({
@@ -45,6 +77,7 @@ const stateSchema = z.object({
     transactionNumbers: z.array(z.tuple([id, z.number().int().min(0)])),
   }),
   iterators: z.object({ random: uint32 }),
+  auth: auth.optional(),
 });
 
 /** The parsed state, or the first problem found (the caller treats the file as corrupt). */

@@ -8,12 +8,15 @@ import type { SandboxStore } from '../sandbox-store.js';
 import { toActionMetadata } from './action-metadata.js';
 import { NotificationPinger, type PingSubject } from './notification-pinger.js';
 import { buildPayloadChanges, invalidatesSpecification } from './payload-builder.js';
-import { tooManyWebhooks, webhookNotFound, webhookNotRefreshable } from './webhook-errors.js';
+import { tooManyIntegrationWebhooks, tooManyWebhooks, webhookNotFound, webhookNotRefreshable } from './webhook-errors.js';
+import { DEFAULT_OWNER_KEY, type WebhookOwner } from './webhook-owner.js';
 import { validateNewWebhook } from './webhook-specification.js';
 import type { SandboxWebhookOptions, StoredWebhook } from './webhook.types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MAX_WEBHOOKS_PER_BASE = 10;
+/** Per OAuth integration (and user) per base. */
+export const MAX_WEBHOOKS_PER_INTEGRATION = 2;
 /** From creation, the last refresh, or the last payload listing of an active webhook. */
 export const WEBHOOK_LIFETIME_MS = 7 * DAY_MS;
 /** How long payloads, and an expired webhook's metadata, stay readable. */
@@ -32,6 +35,7 @@ export interface WebhookRegistryPersistence {
 /**
  * The Webhooks API of the sandbox: webhooks per base, their payloads (one per matching change, numbered by a
  * per-webhook cursor that is never reset) and notification pings. Time comes from `now`, so tests can move it.
+ * Methods given a `viewer` (a WebhookOwner key) see only that owner's webhooks; without one, every webhook.
  */
 export class SandboxWebhooks {
   private readonly webhooks = new Map<string, StoredWebhook>();
@@ -65,10 +69,15 @@ export class SandboxWebhooks {
     );
   }
 
-  create(baseId: string, body: unknown): CreatedWebhook {
+  /** Without an owner the webhook is the demo user's (as one made with the admin token). */
+  create(baseId: string, body: unknown, owner?: WebhookOwner): CreatedWebhook {
     const base = this.store.requireBase(baseId);
     const now = this.sweep();
     const { notificationUrl, specification, resolved } = validateNewWebhook(body, base);
+    const ownerKey = owner?.key ?? DEFAULT_OWNER_KEY;
+    if (owner?.integration && this.webhooksOf(baseId, ownerKey).length >= MAX_WEBHOOKS_PER_INTEGRATION) {
+      throw tooManyIntegrationWebhooks(MAX_WEBHOOKS_PER_INTEGRATION);
+    }
     if (this.webhooksOf(baseId).length >= MAX_WEBHOOKS_PER_BASE) throw tooManyWebhooks(MAX_WEBHOOKS_PER_BASE);
     const hook: StoredWebhook = {
       id: this.uniqueId(),
@@ -84,6 +93,7 @@ export class SandboxWebhooks {
       payloads: [],
       lastNotificationResult: null,
       lastSuccessfulNotificationTime: null,
+      ...(owner ? { owner: owner.key } : {}),
     };
     this.webhooks.set(hook.id, hook);
     this.changed();
@@ -91,10 +101,10 @@ export class SandboxWebhooks {
     return { id: hook.id, macSecretBase64: hook.macSecretBase64, expirationTime: iso(hook.expiresAt) };
   }
 
-  list(baseId: string): UpstreamWebhook[] {
+  list(baseId: string, viewer?: string): UpstreamWebhook[] {
     this.store.requireBase(baseId);
     const now = this.sweep();
-    return this.webhooksOf(baseId).map((hook) => ({
+    return this.webhooksOf(baseId, viewer).map((hook) => ({
       id: hook.id,
       areNotificationsEnabled: hook.areNotificationsEnabled,
       cursorForNextPayload: hook.cursorForNextPayload,
@@ -107,15 +117,15 @@ export class SandboxWebhooks {
     }));
   }
 
-  delete(baseId: string, webhookId: string): void {
-    this.require(baseId, webhookId);
+  delete(baseId: string, webhookId: string, viewer?: string): void {
+    this.require(baseId, webhookId, viewer);
     this.webhooks.delete(webhookId);
     this.pinger.cancel(webhookId);
     this.changed();
   }
 
-  refresh(baseId: string, webhookId: string): { expirationTime: string } {
-    const hook = this.require(baseId, webhookId);
+  refresh(baseId: string, webhookId: string, viewer?: string): { expirationTime: string } {
+    const hook = this.require(baseId, webhookId, viewer);
     const now = this.now();
     if (!isActive(hook, now)) throw webhookNotRefreshable();
     hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
@@ -123,16 +133,16 @@ export class SandboxWebhooks {
     return { expirationTime: iso(hook.expiresAt) };
   }
 
-  setNotifications(baseId: string, webhookId: string, enable: boolean): void {
-    const hook = this.require(baseId, webhookId);
+  setNotifications(baseId: string, webhookId: string, enable: boolean, viewer?: string): void {
+    const hook = this.require(baseId, webhookId, viewer);
     hook.areNotificationsEnabled = enable;
     if (!enable) this.pinger.cancel(webhookId);
     this.changed();
   }
 
   /** `cursor` ≥ 1, `limit` 1–50 (checked by the route). Listing an active webhook extends its life. */
-  listPayloads(baseId: string, webhookId: string, cursor: number, limit: number): WebhookPayloadPage {
-    const hook = this.require(baseId, webhookId);
+  listPayloads(baseId: string, webhookId: string, cursor: number, limit: number, viewer?: string): WebhookPayloadPage {
+    const hook = this.require(baseId, webhookId, viewer);
     const now = this.now();
     if (isActive(hook, now)) {
       hook.expiresAt = now + WEBHOOK_LIFETIME_MS;
@@ -146,6 +156,11 @@ export class SandboxWebhooks {
       mightHaveMore: from !== -1 && from + limit < hook.payloads.length,
       payloads: page.map((stored) => stored.payload),
     };
+  }
+
+  /** The webhook's `dataTypes` (which scopes reading its payloads needs); 404 like the other methods. */
+  dataTypesOf(baseId: string, webhookId: string, viewer?: string): string[] {
+    return [...this.require(baseId, webhookId, viewer).resolved.filters.dataTypes];
   }
 
   /** Never throws: it runs inside the API request that made the change. */
@@ -188,16 +203,16 @@ export class SandboxWebhooks {
     };
   }
 
-  private require(baseId: string, webhookId: string): StoredWebhook {
+  private require(baseId: string, webhookId: string, viewer: string | undefined): StoredWebhook {
     this.store.requireBase(baseId);
     this.sweep();
     const hook = this.webhooks.get(webhookId);
-    if (!hook || hook.baseId !== baseId) throw webhookNotFound(webhookId);
+    if (!hook || hook.baseId !== baseId || !seenBy(hook, viewer)) throw webhookNotFound(webhookId);
     return hook;
   }
 
-  private webhooksOf(baseId: string): StoredWebhook[] {
-    return [...this.webhooks.values()].filter((hook) => hook.baseId === baseId);
+  private webhooksOf(baseId: string, viewer?: string): StoredWebhook[] {
+    return [...this.webhooks.values()].filter((hook) => hook.baseId === baseId && seenBy(hook, viewer));
   }
 
   private append(hook: StoredWebhook, payload: WebhookPayload, now: number): void {
@@ -252,6 +267,10 @@ export class SandboxWebhooks {
     while (this.webhooks.has(id)) id = this.ids.next('ach');
     return id;
   }
+}
+
+function seenBy(hook: StoredWebhook, viewer: string | undefined): boolean {
+  return viewer === undefined || (hook.owner ?? DEFAULT_OWNER_KEY) === viewer;
 }
 
 function isActive(hook: StoredWebhook, now: number): boolean {

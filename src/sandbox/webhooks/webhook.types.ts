@@ -24,6 +24,8 @@ export interface StoredWebhook {
   payloads: StoredPayload[];
   lastNotificationResult: WebhookNotificationResult | null;
   lastSuccessfulNotificationTime: string | null;
+  /** WebhookOwner.key of the creator; absent: the demo user's PATs (DEFAULT_OWNER_KEY). */
+  owner?: string;
 }
 
 export interface SandboxWebhookOptions {
