@@ -17,11 +17,16 @@ export function createBasesRouter(store: SandboxStore, basesIteratorId: string, 
 
   router.get('/v0/meta/bases/:baseId/tables', (req, res) => {
     const base = store.requireBase(req.params.baseId);
-    const withVisibleFields = searchParamsOf(req).getAll('include[]').includes('visibleFieldIds');
+    const withVisibleFields = includes(searchParamsOf(req)).includes('visibleFieldIds');
     res.json({ tables: base.tables.map((table) => toTableResponse(table, withVisibleFields)) });
   });
 
   return router;
+}
+
+/** `include[]=x`, `include[0]=x` and `include=x` all name an inclusion (clients send the bare form to the platform too). */
+function includes(query: URLSearchParams): string[] {
+  return [...query].filter(([key]) => /^include(\[\d*\])?$/.test(key)).map(([, value]) => value);
 }
 
 /** Offsets are `itr…/app…`: the listing's iterator id and the last base of the previous page. */

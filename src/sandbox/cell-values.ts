@@ -118,7 +118,8 @@ function toSelects(field: SandboxField, value: unknown, context: CellWriteContex
 function toRecordLinks(value: unknown, typecast: boolean, fail: Fail): string[] {
   const items = typecast && typeof value === 'string' ? [value] : value;
   if (!Array.isArray(items)) return fail();
-  return items.map((item) => (typeof item === 'string' && isId(item, 'rec') ? item : fail()));
+  // A record is linked once, however often it is named.
+  return [...new Set(items.map((item) => (typeof item === 'string' && isId(item, 'rec') ? item : fail())))];
 }
 
 function toCollaborator(value: unknown, fail: Fail): Entry {

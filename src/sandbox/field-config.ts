@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES, NON_PRIMARY_FIELD_TYPES, READ_ONLY_FIELD_TYPES } from './field-types.js';
 import type { IdGenerator } from './id-generator.js';
+import { linkOptions } from './link-fields.js';
 import { duplicateFieldName, invalidFieldOptions, invalidRequest, unsupportedFieldType } from './sandbox-errors.js';
 import type { FieldConfig, SandboxBase, SandboxField } from './sandbox.types.js';
 
@@ -117,7 +118,7 @@ function normalizeOptions(type: string, options: Options | undefined, context: F
     case 'multipleAttachments':
       return { isReversed: options?.isReversed ?? false };
     case 'multipleRecordLinks':
-      return linkOptions(options?.linkedTableId as string, context);
+      return checkedLinkOptions(options?.linkedTableId as string, context);
     default:
       return options;
   }
@@ -128,9 +129,10 @@ function withFormat(value: unknown, formats: Record<string, string>): Options {
   return { name: format.name, format: format.format ?? formats[format.name] };
 }
 
-function linkOptions(linkedTableId: string, context: FieldBuildContext): Options {
+/** The inverse field, and `inverseLinkFieldId`, are added once the field is in its table (link-fields.ts). */
+function checkedLinkOptions(linkedTableId: string, context: FieldBuildContext): Options {
   if (!context.base.tables.some((table) => table.id === linkedTableId)) {
     throw invalidFieldOptions(`Invalid options for ${context.tableName}: linked table ${linkedTableId} does not exist`);
   }
-  return { linkedTableId, isReversed: false, prefersSingleRecordLink: false };
+  return linkOptions(linkedTableId);
 }

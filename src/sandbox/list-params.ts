@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLocale, isTimeZone } from './locale-params.js';
 import { invalidRequest } from './sandbox-errors.js';
 
 export interface SortSpec {
@@ -31,11 +32,12 @@ const listParamsSchema = z.strictObject({
   cellFormat: z.literal('json').optional(),
   recordMetadata: z.array(z.literal('commentCount')).optional(),
   includeDateDependencyMetadata: z.boolean().optional(),
-  timeZone: z.string().optional(),
-  userLocale: z.string().optional(),
+  timeZone: z.string().refine(isTimeZone).optional(),
+  userLocale: z.string().refine(isLocale).optional(),
 });
 
-const QUERY_ONLY = new Set(['timeZone', 'userLocale']);
+/** The only parameters the POST takes from the query string (airtable.js repeats them in the body). */
+const LOCALE_PARAMS = new Set(['timeZone', 'userLocale']);
 const NUMBERS = new Set(['pageSize', 'maxRecords']);
 const BOOLEANS = new Set(['returnFieldsByFieldId', 'includeDateDependencyMetadata']);
 const STRINGS = new Set(['offset', 'view', 'filterByFormula', 'cellFormat', 'timeZone', 'userLocale']);
@@ -66,15 +68,22 @@ export function listParamsFromQuery(query: URLSearchParams): ListParams {
   return finish(raw);
 }
 
-/** POST listRecords form: parameters in the JSON body, except timeZone and userLocale, which stay in the query. */
+/**
+ * POST listRecords form: parameters in the JSON body; timeZone and userLocale in the query string, where the
+ * platform reads them. The body airtable.js sends is accepted as it is: `method` (its own option, "get" or
+ * "post") is ignored, `offset: null` counts as absent, and timeZone/userLocale repeated in the body are checked
+ * like the query's (the query's win).
+ */
 export function listParamsFromBody(body: unknown, query: URLSearchParams): ListParams {
-  const raw: Record<string, unknown> = body === undefined ? {} : asObject(body);
-  if (Object.keys(raw).some((key) => QUERY_ONLY.has(key))) throw invalidRequest();
+  const { method, ...raw } = body === undefined ? {} : asObject(body);
+  if (method !== undefined && method !== 'get' && method !== 'post') throw invalidRequest();
+  if (raw.offset === null) delete raw.offset;
   const merged: Record<string, unknown> = { ...raw };
   for (const [key, value] of query) {
-    if (!QUERY_ONLY.has(key)) throw invalidRequest();
+    if (!LOCALE_PARAMS.has(key)) throw invalidRequest();
     merged[key] = value;
   }
+  finish(pick(raw, LOCALE_PARAMS)); // the body's own values must be valid too, even where the query overrides them
   return finish(merged);
 }
 
@@ -92,6 +101,10 @@ function scalarFromQuery(key: string, value: string): unknown {
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest();
   return body as Record<string, unknown>;
+}
+
+function pick(raw: Record<string, unknown>, keys: Set<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([key]) => keys.has(key)));
 }
 
 function finish(raw: Record<string, unknown>): ListParams {

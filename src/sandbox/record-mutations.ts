@@ -1,5 +1,6 @@
 import { normalizeCell, renderCellsByFieldId } from './cell-values.js';
 import type { IdGenerator } from './id-generator.js';
+import { checkLinkedRecords, syncLinkedRecords, type LinkCellChange, type LinkedRecordsUpdate } from './link-sync.js';
 import type { ChangeActor, SandboxChange, UpdatedRecord } from './sandbox-change.types.js';
 import { invalidRequest, rowDoesNotExist, unknownFieldName } from './sandbox-errors.js';
 import type { Cells, SandboxBase, SandboxField, SandboxRecord, SandboxTable } from './sandbox.types.js';
@@ -37,6 +38,7 @@ export function createRecords(
   options: RecordMutationOptions,
 ): SandboxRecord[] {
   const allCells = inputs.map((fields) => buildCells(context, table, fields, {}, {}, options));
+  checkLinkedRecords(base, table, allCells.map((after) => ({ recordId: '', before: {}, after })));
   const now = new Date().toISOString();
   const records = allCells.map((cellsByFieldId, index): SandboxRecord => {
     const record = { id: uniqueRecordId(context.ids, table), createdTime: options.createdTime?.(index) ?? now, cellsByFieldId };
@@ -52,6 +54,8 @@ export function createRecords(
       cellValuesByFieldId: renderCellsByFieldId(table, record.cellsByFieldId),
     })),
   });
+  const linkChanges = records.map((record) => ({ recordId: record.id, before: {}, after: record.cellsByFieldId }));
+  emitLinkedUpdates(context, base, syncLinkedRecords(base, table, linkChanges), options.actor);
   return records;
 }
 
@@ -69,6 +73,12 @@ export function updateRecords(
     const current = pending.get(input.id) ?? record.cellsByFieldId;
     pending.set(input.id, buildCells(context, table, input.fields, options.replace ? {} : current, current, options));
   }
+  const linkChanges: LinkCellChange[] = [...pending].map(([id, after]) => ({
+    recordId: id,
+    before: (table.records.get(id) as SandboxRecord).cellsByFieldId,
+    after,
+  }));
+  checkLinkedRecords(base, table, linkChanges);
   const updates: UpdatedRecord[] = [];
   for (const [id, cells] of pending) {
     const record = table.records.get(id) as SandboxRecord;
@@ -80,6 +90,7 @@ export function updateRecords(
     record.cellsByFieldId = cells;
   }
   if (updates.length > 0) context.emit?.({ ...changeCommon(base, table, options.actor), kind: 'recordsUpdated', records: updates });
+  emitLinkedUpdates(context, base, syncLinkedRecords(base, table, linkChanges), options.actor);
   return inputs.map((input) => table.records.get(input.id) as SandboxRecord);
 }
 
@@ -102,7 +113,17 @@ export function deleteRecords(
       previous: renderCellsByFieldId(table, record.cellsByFieldId),
     })),
   });
+  const linkChanges = unique.map((record) => ({ recordId: record.id, before: record.cellsByFieldId, after: {} }));
+  const deletedIds = new Set(unique.map((record) => record.id));
+  emitLinkedUpdates(context, base, syncLinkedRecords(base, table, linkChanges, deletedIds), actor);
   return recordIds;
+}
+
+/** The second side of a write's links: one `recordsUpdated` per linked table, after the write's own change. */
+function emitLinkedUpdates(context: MutationContext, base: SandboxBase, updates: LinkedRecordsUpdate[], actor: ChangeActor): void {
+  for (const { table, records } of updates) {
+    context.emit?.({ ...changeCommon(base, table, actor), kind: 'recordsUpdated', records });
+  }
 }
 
 function buildCells(

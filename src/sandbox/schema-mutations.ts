@@ -1,4 +1,5 @@
 import { buildField } from './field-config.js';
+import { addInverseField, inverseFieldOf, type TableField } from './link-fields.js';
 import { changeCommon, type MutationContext } from './record-mutations.js';
 import type { ChangeActor, FieldSnapshot, TableMetadata, TableSnapshot } from './sandbox-change.types.js';
 import { airtableError, duplicateFieldName, duplicateTableName, invalidRequest } from './sandbox-errors.js';
@@ -42,7 +43,9 @@ export function createTable(
   };
   if (config.description !== undefined) table.description = config.description;
   base.tables.push(table);
+  const inverses = fields.map((field) => addInverseField(context.ids, base, table, field));
   context.emit?.({ ...changeCommon(base, table, options.actor), kind: 'tableCreated', table: tableSnapshot(table) });
+  for (const inverse of inverses) if (inverse) emitFieldCreated(context, base, inverse, options.actor);
   return table;
 }
 
@@ -70,7 +73,9 @@ export function updateTable(
   return table;
 }
 
+/** The inverse fields of the table's links go with it (deleted from their tables, each with its own event). */
 export function deleteTable(context: MutationContext, base: SandboxBase, table: SandboxTable, actor: ChangeActor): void {
+  const inverses = table.fields.map((field) => inverseFieldOf(base, table, field));
   base.tables = base.tables.filter((candidate) => candidate !== table);
   context.emit?.({
     ...changeCommon(base, table, actor),
@@ -78,6 +83,7 @@ export function deleteTable(context: MutationContext, base: SandboxBase, table: 
     previous: tableSnapshot(table),
     recordCount: table.records.size,
   });
+  for (const inverse of inverses) if (inverse) removeField(context, base, inverse.table, inverse.field, actor);
 }
 
 export function createField(
@@ -90,8 +96,14 @@ export function createField(
   const takenNames = new Set(table.fields.map((field) => field.name.toLowerCase()));
   const field = buildField(config, { ids: context.ids, base, tableName: table.name, takenNames, isPrimary: false, allowComputed: false });
   table.fields.push(field);
-  context.emit?.({ ...changeCommon(base, table, actor), kind: 'fieldCreated', field: fieldSnapshot(field) });
+  const inverse = addInverseField(context.ids, base, table, field);
+  emitFieldCreated(context, base, { table, field }, actor);
+  if (inverse) emitFieldCreated(context, base, inverse, actor);
   return field;
+}
+
+function emitFieldCreated(context: MutationContext, base: SandboxBase, { table, field }: TableField, actor: ChangeActor): void {
+  context.emit?.({ ...changeCommon(base, table, actor), kind: 'fieldCreated', field: fieldSnapshot(field) });
 }
 
 export function updateField(
@@ -130,6 +142,13 @@ export function deleteField(
   if (field.id === table.primaryFieldId) {
     throw airtableError(422, 'CANNOT_DELETE_PRIMARY_FIELD', 'The primary field of a table cannot be deleted.');
   }
+  const inverse = inverseFieldOf(base, table, field);
+  removeField(context, base, table, field, actor);
+  if (inverse) removeField(context, base, inverse.table, inverse.field, actor);
+}
+
+/** Deleting either side of a link deletes the other side too (its cells go without record events, like these). */
+function removeField(context: MutationContext, base: SandboxBase, table: SandboxTable, field: SandboxField, actor: ChangeActor): void {
   table.fields = table.fields.filter((candidate) => candidate !== field);
   for (const record of table.records.values()) delete record.cellsByFieldId[field.id];
   context.emit?.({ ...changeCommon(base, table, actor), kind: 'fieldDeleted', fieldId: field.id, previous: fieldSnapshot(field) });

@@ -105,9 +105,58 @@ describe('sandbox list records', () => {
 
     const second = await harness.call<ListBody>('POST', path, { body: { ...body, offset: first.body.offset } });
     expect(second.body.records[0].id).toBe([...table.records.keys()][100]);
+  });
 
-    const misplaced = await harness.call('POST', `${products}/listRecords`, { body: { timeZone: 'UTC' } });
-    expect(misplaced.status).toBe(422);
+  it('accepts the listRecords body airtable.js sends: method, timeZone and userLocale in it, offset null', async () => {
+    const table = tableByName(harness.sandbox, baseId, 'Products');
+    // select({method: 'post', …}) posts every parameter (its own `method` too) and repeats timeZone and userLocale
+    // in the query string (airtable.js src/query.ts, eachPage).
+    const select = {
+      method: 'post',
+      view: 'Grid view',
+      fields: ['Name'],
+      sort: [{ field: 'Name', direction: 'asc' }],
+      pageSize: 100,
+      maxRecords: 150,
+      returnFieldsByFieldId: false,
+      cellFormat: 'json',
+      timeZone: 'Europe/Berlin',
+      userLocale: 'en-gb',
+    };
+    const path = `${products}/listRecords?timeZone=Europe%2FBerlin&userLocale=en-gb`;
+    const first = await harness.call<ListBody>('POST', path, { body: select });
+    expect(first.status).toBe(200);
+    expect(first.body.records).toHaveLength(100);
+    const second = await harness.call<ListBody>('POST', path, { body: { ...select, offset: first.body.offset } });
+    expect(second.status).toBe(200);
+    expect(second.body.records).toHaveLength(50);
+    expect(second.body.offset).toBeUndefined();
+
+    const nullOffset = await harness.call<ListBody>('POST', `${products}/listRecords`, { body: { pageSize: 3, offset: null } });
+    expect(nullOffset.body.records.map((record) => record.id)).toEqual([...table.records.keys()].slice(0, 3));
+    const bodyOnly = await harness.call<ListBody>('POST', `${products}/listRecords`, { body: { timeZone: 'utc', userLocale: 'fr' } });
+    expect(bodyOnly.status).toBe(200);
+  });
+
+  it('checks timeZone and userLocale wherever they are sent, and still refuses what airtable.js never sends', async () => {
+    expect((await harness.call('GET', `${products}?timeZone=America%2FNew_York&userLocale=en&pageSize=1`)).status).toBe(200);
+    expect((await harness.call('GET', `${products}/recAAAAAAAAAAAAAA?timeZone=Mars%2FOlympus`)).status).toBe(422);
+    const refused = [
+      { query: '?timeZone=Mars%2FOlympus', body: {} },
+      { query: '?userLocale=en_US', body: {} },
+      { query: '?timeZone=utc', body: { timeZone: '+01:00' } },
+      { query: '', body: { userLocale: 42 } },
+      { query: '', body: { method: 'put' } },
+      { query: '', body: { offset: 7 } },
+      { query: '', body: { unknownOption: true } },
+      { query: '?pageSize=10', body: {} },
+    ];
+    for (const { query, body } of refused) {
+      const response = await harness.call('POST', `${products}/listRecords${query}`, { body });
+      expect(response.status, JSON.stringify({ query, body })).toBe(422);
+      expect(response.body.error.type).toBe('INVALID_REQUEST_UNKNOWN');
+    }
+    expect((await harness.call('GET', `${products}?timeZone=Mars%2FOlympus`)).status).toBe(422);
   });
 
   it('refuses a made-up or altered offset', async () => {

@@ -68,6 +68,19 @@ describe('sandbox meta API', () => {
     expect((await harness.call('GET', '/v0/meta/bases/appAAAAAAAAAAAAAA/tables')).status).toBe(403);
   });
 
+  it('adds visibleFieldIds to the views with include[]=visibleFieldIds or include=visibleFieldIds', async () => {
+    const baseId = baseIdByName(harness.sandbox, DEMO_BASE_NAMES.catalog);
+    const schema = async (query: string) =>
+      (await harness.call<{ tables: TableBody[] }>('GET', `/v0/meta/bases/${baseId}/tables${query}`)).body.tables[0];
+    const plain = await schema('');
+    expect(plain.views[0]).not.toHaveProperty('visibleFieldIds');
+    const fieldIds = plain.fields.map((field) => field.id);
+    for (const query of ['?include[]=visibleFieldIds', '?include%5B%5D=visibleFieldIds', '?include=visibleFieldIds']) {
+      expect((await schema(query)).views[0], query).toEqual({ ...plain.views[0], visibleFieldIds: fieldIds });
+    }
+    expect((await schema('?include=somethingElse')).views[0]).not.toHaveProperty('visibleFieldIds');
+  });
+
   it('creates a table whose first field is primary and reports the change', async () => {
     const baseId = emptyBase();
     const response = await harness.call<TableBody>('POST', `/v0/meta/bases/${baseId}/tables`, {

@@ -5,10 +5,11 @@ import {
   formViewIdFor,
   SANDBOX_API_USER,
   userFromEmail,
+  type SandboxTable,
 } from '../../src/sandbox/index.js';
 import type { WebhookSpecification } from '../../src/upstream/webhook-types.js';
 import { startSandbox, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
-import { addHooksBase, createHook, manualClock, onlyPayload, payloadsOf } from './webhook-harness.js';
+import { addHooksBase, createHook, manualClock, payloadsOf } from './webhook-harness.js';
 
 const everything: WebhookSpecification = {
   options: {
@@ -16,6 +17,11 @@ const everything: WebhookSpecification = {
     includes: { includePreviousCellValues: true, includePreviousFieldDefinitions: true },
   },
 };
+
+/** The inverse field the Products → Suppliers link added to Suppliers. */
+function linkedField(suppliers: SandboxTable) {
+  return suppliers.fields.find((field) => field.type === 'multipleRecordLinks')!;
+}
 
 describe('sandbox webhook payloads', () => {
   let harness: SandboxHarness;
@@ -56,7 +62,18 @@ describe('sandbox webhook payloads', () => {
       },
     });
 
-    const payload = await onlyPayload(harness, baseId, webhookId);
+    // The link's second side (Nordwind's inverse cell) follows in a payload of its own.
+    const [payload, linked] = (await payloadsOf(harness, baseId, webhookId)).payloads;
+    expect(linked.changedTablesById).toEqual({
+      [suppliers.id]: {
+        changedRecordsById: {
+          [nordwind.id]: {
+            current: { cellValuesByFieldId: { [linkedField(suppliers).id]: [{ id: created.body.id, name: 'Lamp' }] } },
+            previous: { cellValuesByFieldId: { [linkedField(suppliers).id]: null } },
+          },
+        },
+      },
+    });
     expect(payload).toMatchObject({ payloadFormat: 'v0', timestamp: new Date(clock.now()).toISOString() });
     expect(payload.baseTransactionNumber).toBeGreaterThan(0);
     const cells = payload.changedTablesById?.[products.id].createdRecordsById?.[created.body.id];

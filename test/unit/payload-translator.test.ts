@@ -43,6 +43,23 @@ describe('translatePayload', () => {
     expect(translatePayload(payload, 'ach1:7', { ...names }).map((c) => c.position)).toEqual(first.map((c) => c.position));
   });
 
+  it('gives a link change carried in one payload one record update per side', () => {
+    const names: TableNames = { tblP: 'Products', tblS: 'Suppliers' };
+    const payload = {
+      timestamp: at,
+      actionMetadata: { source: 'publicApi' },
+      changedTablesById: {
+        tblP: { changedRecordsById: { recP: { current: { cellValuesByFieldId: { fldLink: [{ id: 'recS', name: 'Nordwind' }] } } } } },
+        tblS: { changedRecordsById: { recS: { current: { cellValuesByFieldId: { fldInverse: [{ id: 'recP', name: 'Lamp' }] } } } } },
+      },
+    };
+    const changes = translatePayload(payload, 'ach1:3', names);
+    expect(changes.map((c) => [c.eventType, c.tableName, c.recordId, c.fieldIds, c.position])).toEqual([
+      ['record_update', 'Products', 'recP', ['fldLink'], 'ach1:3:0'],
+      ['record_update', 'Suppliers', 'recS', ['fldInverse'], 'ach1:3:1'],
+    ]);
+  });
+
   it('names a destroyed table by its last known name', () => {
     const [change] = translatePayload({ timestamp: at, destroyedTableIds: ['tblZ'] }, 'ach1:9', { tblZ: 'Old' });
     expect(change).toMatchObject({ eventType: 'table_delete', kind: 'schema', tableName: 'Old', recordId: null, before: { name: 'Old' }, after: null });
