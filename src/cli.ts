@@ -11,6 +11,7 @@ import { AccountService } from './services/account.service.js';
 import { ConnectionService } from './services/connections/connection.service.js';
 import { SecretBox } from './services/secret-box.js';
 import { UpstreamClient } from './upstream/client.js';
+import type { TokenSource } from './upstream/types.js';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]   (--help: this text)
 
@@ -106,7 +107,7 @@ function required(value: string | undefined, flag: string): string {
 function connectionService(config: Config, dataSource: DataSource): ConnectionService {
   const logger = createLogger('silent');
   const baseUrl = config.upstream.apiUrl ?? `http://127.0.0.1:${config.port}/sandbox/airtable`;
-  const clientFor = (token: string) => new UpstreamClient({ baseUrl, token, maxRetries: 1, timeoutMs: 10_000 });
+  const clientFor = (token: string | TokenSource) => new UpstreamClient({ baseUrl, token, maxRetries: 1, timeoutMs: 10_000 });
   return new ConnectionService(dataSource, new SecretBox(loadSecretKey(config, logger)), clientFor, logger);
 }
 

@@ -15,6 +15,7 @@ import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { UpstreamClient } from './upstream/client.js';
 import { OAuthClient } from './upstream/oauth-client.js';
+import type { TokenSource } from './upstream/types.js';
 import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 
@@ -71,7 +72,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
-    const clientForToken = (token: string) =>
+    const clientForToken = (token: string | TokenSource) =>
       new UpstreamClient({
         baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
         token,

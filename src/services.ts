@@ -9,8 +9,9 @@ import { ChangeRetentionService } from './services/audit/change-retention.servic
 import { ChangeWriterService } from './services/audit/change-writer.service.js';
 import { ConfigHealthService } from './services/audit/config-health.service.js';
 import { AccessTokenService } from './services/connections/access-token.service.js';
-import { ConnectionService, type ClientForToken } from './services/connections/connection.service.js';
+import { ConnectionService } from './services/connections/connection.service.js';
 import { OAuthFlowService } from './services/connections/oauth-flow.service.js';
+import { UpstreamAccess, type ClientForToken } from './services/connections/upstream-access.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
 import { SecretBox } from './services/secret-box.js';
@@ -44,6 +45,8 @@ export interface Services extends WebhookForwarding {
   connections: ConnectionService;
   oauthFlow: OAuthFlowService;
   accessTokens: AccessTokenService;
+  /** The client that acts for an account: its connection, or the shared token in single-team mode. */
+  upstreamAccess: UpstreamAccess;
 }
 
 export interface ServiceOptions {
@@ -69,34 +72,35 @@ export function createServices(
 ): Services {
   const { logger } = options;
   const accounts = new AccountService(dataSource);
-  const usageBases = new UsageBaseService(dataSource, upstream);
+  const secrets = new SecretBox(options.secretKey);
+  const connections = new ConnectionService(dataSource, secrets, options.clientForToken, logger);
+  const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
+  const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
+  const upstreamAccess = new UpstreamAccess(dataSource, config.sharedToken ? upstream : undefined, accessTokens, options.clientForToken);
+  const usageBases = new UsageBaseService(dataSource, upstreamAccess);
   const snapshots = new SnapshotService(dataSource, usageBases);
-  const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstream, {
+  const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstreamAccess, {
     lockTtlMs: config.countLockTtlMs,
   });
   const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, {
     spreadMs: config.jobs.usageSpreadMs,
     staleRunMs: config.jobs.lockLifetimeMs,
   });
-  const airtableLookup = new AirtableLookupService(upstream);
-  const secrets = new SecretBox(options.secretKey);
-  const watches = new UpstreamWatchService(dataSource, upstream, secrets, {
+  const airtableLookup = new AirtableLookupService(upstreamAccess);
+  const watches = new UpstreamWatchService(dataSource, upstreamAccess, secrets, {
     notificationUrl: options.notificationUrl,
     logger,
   });
-  const monitoringConfigs = new MonitoringConfigService(dataSource, upstream, watches, logger);
-  const changeIngest = new ChangeIngestService(dataSource, upstream, watches);
-  const configHealth = new ConfigHealthService(dataSource, upstream, logger);
-  const changeWriter = new ChangeWriterService(dataSource, upstream, configHealth, {
+  const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger);
+  const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
+  const configHealth = new ConfigHealthService(dataSource, upstreamAccess, logger);
+  const changeWriter = new ChangeWriterService(dataSource, upstreamAccess, configHealth, {
     retryBaseDelayMs: config.audit.writeRetryBaseMs,
     maxRetryDelayMs: config.audit.writeMaxRetryMs,
     logger,
   });
   const changeRetention = new ChangeRetentionService(dataSource, config.audit.retentionDays);
   const changeQueries = new ChangeQueryService(dataSource, options.secretKey);
-  const connections = new ConnectionService(dataSource, secrets, options.clientForToken, logger);
-  const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
-  const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
   const forwarding = createWebhookForwarding({
     dataSource,
     config,
@@ -127,6 +131,7 @@ export function createServices(
     connections,
     oauthFlow,
     accessTokens,
+    upstreamAccess,
     ...forwarding,
   };
 }

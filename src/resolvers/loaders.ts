@@ -49,8 +49,10 @@ export function createLoaders(services: Services, account: AccountSummary | unde
       const latest = await snapshots.latestOf([...ids]);
       return ids.map((id) => latest.get(id) ?? null);
     }),
-    airtableTables: new DataLoader(async (baseIds) => Promise.all(baseIds.map((id) => orNull(services.airtableLookup.listTables(id))))),
-    airtableBases: () => (bases ??= services.airtableLookup.listBases()),
+    airtableTables: new DataLoader(async (baseIds) =>
+      Promise.all(baseIds.map((id) => (account ? orNull(services.airtableLookup.listTables(account.id, id)) : null))),
+    ),
+    airtableBases: () => (bases ??= account ? services.airtableLookup.listBases(account.id) : Promise.resolve([])),
     monitoringConfig: new DataLoader(async (ids) => {
       if (!account) return ids.map(() => null);
       if (ids.length === 1) return [await orNull(monitoringConfigs.get(account.id, ids[0]))];

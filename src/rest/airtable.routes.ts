@@ -6,11 +6,11 @@ import { airtableRoutes as spec } from './airtable.spec.js';
 export function createAirtableRouter({ airtableLookup }: Services): Router {
   const router = Router();
 
-  mount(router, spec.bases, async () => ({
-    bases: (await airtableLookup.listBases()).map(({ id, name, permissionLevel }) => ({ id, name, permissionLevel })),
+  mount(router, spec.bases, async ({ account }) => ({
+    bases: (await airtableLookup.listBases(account.id)).map(({ id, name, permissionLevel }) => ({ id, name, permissionLevel })),
   }));
-  mount(router, spec.tables, async ({ params }) => ({
-    tables: (await airtableLookup.listTables(params.baseId)).map((table) => ({
+  mount(router, spec.tables, async ({ account, params }) => ({
+    tables: (await airtableLookup.listTables(account.id, params.baseId)).map((table) => ({
       id: table.id,
       name: table.name,
       primaryFieldId: table.primaryFieldId,

@@ -1,23 +1,21 @@
 import { notFound } from '../errors.js';
-import type { UpstreamClient } from '../upstream/client.js';
 import { UpstreamRequestError } from '../upstream/upstream-error.js';
 import type { UpstreamBase, UpstreamTable } from '../upstream/types.js';
+import type { UpstreamAccess } from './connections/upstream-access.js';
 
-/**
- * Id look-ups in the connected upstream account. One upstream connection serves the whole deployment
- * (AIRTABLE_TOKEN, or the sandbox), so every account sees the same upstream bases.
- */
+/** Id look-ups in the caller's connected upstream account: only what that connection sees. */
 export class AirtableLookupService {
-  constructor(private readonly upstream: UpstreamClient) {}
+  constructor(private readonly access: UpstreamAccess) {}
 
-  async listBases(): Promise<UpstreamBase[]> {
-    return this.upstream.listBases();
+  async listBases(accountId: string): Promise<UpstreamBase[]> {
+    return (await this.access.forAccount(accountId)).listBases();
   }
 
-  /** The base's tables; a base the upstream does not know (or will not show) is a 404. */
-  async listTables(baseId: string): Promise<UpstreamTable[]> {
+  /** The base's tables; a base the connection does not know (or may not see) is a 404, as another account's is. */
+  async listTables(accountId: string, baseId: string): Promise<UpstreamTable[]> {
+    const upstream = await this.access.forAccount(accountId);
     try {
-      return await this.upstream.getBaseSchema(baseId);
+      return await upstream.getBaseSchema(baseId);
     } catch (error) {
       const status = error instanceof UpstreamRequestError ? error.upstreamStatus : undefined;
       if (status === 403 || status === 404) throw notFound('Upstream base');

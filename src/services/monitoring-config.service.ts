@@ -4,6 +4,7 @@ import { ChangeOutbox, MonitoringConfig } from '../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
 import type { MonitoringScope, WatchedBase } from './audit/change-event.js';
 import type { WatchDemand } from './audit/change-pipeline.js';
@@ -37,7 +38,7 @@ export class MonitoringConfigService implements WatchDemand {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly watches: UpstreamWatchService,
     private readonly logger: Logger,
   ) {
@@ -72,7 +73,8 @@ export class MonitoringConfigService implements WatchDemand {
    * the given one), stores the config and makes sure the base is watched.
    */
   async create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
-    const bases = await this.upstream.listBases();
+    const upstream = await this.access.forAccount(accountId);
+    const bases = await upstream.listBases();
     const monitored = bases.find((b) => b.id === input.baseId);
     if (!monitored) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
     const monitoring = bases.find((b) => b.id === input.monitoringBaseId);
@@ -80,7 +82,7 @@ export class MonitoringConfigService implements WatchDemand {
     if (input.monitoringTableId && (await this.repository.existsBy({ accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }))) {
       throw conflict(`Base ${input.baseId} is logged into table ${input.monitoringTableId} already`);
     }
-    const table = await this.changesTable(input.monitoringBaseId, input.monitoringTableId);
+    const table = await this.changesTable(upstream, input.monitoringBaseId, input.monitoringTableId);
     const now = new Date();
     const config = Object.assign(new MonitoringConfig(), {
       id: randomUUID(),
@@ -149,18 +151,18 @@ export class MonitoringConfigService implements WatchDemand {
     return rows;
   }
 
-  private async changesTable(baseId: string, tableId: string | undefined): Promise<{ id: string; name: string }> {
-    const tables = await this.upstream.getBaseSchema(baseId);
+  private async changesTable(upstream: UpstreamClient, baseId: string, tableId: string | undefined): Promise<{ id: string; name: string }> {
+    const tables = await upstream.getBaseSchema(baseId);
     if (tableId) {
       const table = tables.find((t) => t.id === tableId);
       if (!table) throw invalidRequest(`Base ${baseId} has no table ${tableId}`);
-      await this.addMissingColumns(baseId, table);
+      await this.addMissingColumns(upstream, baseId, table);
       return table;
     }
     const taken = new Set(tables.map((t) => t.name.toLowerCase()));
     let name = DEFAULT_CHANGES_TABLE_NAME;
     for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${DEFAULT_CHANGES_TABLE_NAME} ${n}`;
-    const created = await this.upstream.createTable(baseId, {
+    const created = await upstream.createTable(baseId, {
       name,
       description: 'Audit log written by basewatch',
       fields: CHANGES_TABLE_FIELDS,
@@ -170,10 +172,10 @@ export class MonitoringConfigService implements WatchDemand {
   }
 
   /** A table the caller chose gets the columns it lacks; columns are matched by name. */
-  private async addMissingColumns(baseId: string, table: UpstreamTable): Promise<void> {
+  private async addMissingColumns(upstream: UpstreamClient, baseId: string, table: UpstreamTable): Promise<void> {
     const existing = new Set(table.fields.map((f) => f.name.toLowerCase()));
     for (const field of CHANGES_TABLE_FIELDS) {
-      if (!existing.has(field.name.toLowerCase())) await this.upstream.createField(baseId, table.id, field);
+      if (!existing.has(field.name.toLowerCase())) await upstream.createField(baseId, table.id, field);
     }
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
 import { UsageBase } from '../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../errors.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamAccess } from './connections/upstream-access.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
 import { isServiceId, notFoundById } from './service-id.js';
@@ -34,7 +34,7 @@ export class UsageBaseService {
 
   constructor(
     dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
   ) {
     this.repository = dataSource.getRepository(UsageBase);
     this.byIdAndAccount = new EntityLookup(dataSource, UsageBase, ['id', 'accountId']);
@@ -68,7 +68,8 @@ export class UsageBaseService {
     if (await this.repository.existsBy({ accountId, baseId: input.baseId })) {
       throw conflict(`Base ${input.baseId} is tracked already`);
     }
-    const upstreamBase = (await this.upstream.listBases()).find((b) => b.id === input.baseId);
+    const upstream = await this.access.forAccount(accountId);
+    const upstreamBase = (await upstream.listBases()).find((b) => b.id === input.baseId);
     if (!upstreamBase) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
     const now = new Date();
     const base = Object.assign(new UsageBase(), {

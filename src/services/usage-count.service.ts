@@ -2,6 +2,7 @@ import type { DataSource, Repository } from 'typeorm';
 import { UsageBase, type TableCount } from '../entities/index.js';
 import { conflict, unavailable } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
 import { localDay } from './calendar.js';
 import { CountLock } from './count-lock.js';
@@ -38,7 +39,7 @@ export class UsageCountService {
     dataSource: DataSource,
     private readonly bases: UsageBaseService,
     private readonly snapshots: SnapshotService,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly options: UsageCountOptions,
   ) {
     this.repository = dataSource.getRepository(UsageBase);
@@ -94,11 +95,12 @@ export class UsageCountService {
   private async countBase(base: UsageBase, controller: AbortController): Promise<RunResult> {
     const startedAt = this.now();
     const { signal } = controller;
-    const tables = await this.upstream.getBaseSchema(base.baseId, signal);
+    const upstream = await this.access.forAccount(base.accountId);
+    const tables = await upstream.getBaseSchema(base.baseId, signal);
     // The first table that fails for good stops the others: their requests would only spend the base's budget.
     const counts = await Promise.all(
       tables.map((table) =>
-        this.countTable(base.baseId, table, signal).catch((error: unknown) => {
+        this.countTable(upstream, base.baseId, table, signal).catch((error: unknown) => {
           controller.abort(error);
           throw error;
         }),
@@ -116,12 +118,12 @@ export class UsageCountService {
     };
   }
 
-  private async countTable(baseId: string, table: UpstreamTable, signal: AbortSignal): Promise<TableCount> {
+  private async countTable(upstream: UpstreamClient, baseId: string, table: UpstreamTable, signal: AbortSignal): Promise<TableCount> {
     const attachmentFieldIds = table.fields.filter((f) => f.type === 'multipleAttachments').map((f) => f.id);
     const fields = attachmentFieldIds.length > 0 ? attachmentFieldIds : [table.primaryFieldId];
     const count: TableCount = { tableId: table.id, tableName: table.name, recordCount: 0, storageBytes: 0, fileCount: 0 };
     const options = { fields, returnFieldsByFieldId: true, pageSize: 100 };
-    const pages = this.upstream.listRecordPages(baseId, table.id, options, signal);
+    const pages = upstream.listRecordPages(baseId, table.id, options, signal);
     for await (const page of pages) {
       if (page.restarted) Object.assign(count, { recordCount: 0, storageBytes: 0, fileCount: 0 });
       count.recordCount += page.records.length;

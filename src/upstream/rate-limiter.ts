@@ -15,7 +15,8 @@ const SWEEP_INTERVAL_MS = 10_000;
 /** Whose budget a request spends: the base's when `baseId` is set, and always the token's. */
 export interface RateLimitScope {
   apiBaseUrl: string;
-  token: string;
+  /** The upstream user the token acts for (the platform's per-user budget), or a digest of a fixed token. */
+  userKey: string;
   baseId?: string;
   requestsPerSecond?: number;
 }
@@ -67,7 +68,7 @@ function windowFor(scope: RateLimitScope): SlidingWindow {
 }
 
 function tokenKey(scope: RateLimitScope): string {
-  return `${scope.apiBaseUrl} token:${fingerprint(scope.token)}`;
+  return `${scope.apiBaseUrl} user:${scope.userKey}`;
 }
 
 function getOrCreate(key: string, limit: number): SlidingWindow {
@@ -82,6 +83,6 @@ function getOrCreate(key: string, limit: number): SlidingWindow {
 }
 
 /** Keys hold a digest, not the token, so a heap dump of the registry reveals no secret. */
-function fingerprint(token: string): string {
+export function fingerprint(token: string): string {
   return createHash('sha256').update(token).digest('base64url').slice(0, 22);
 }

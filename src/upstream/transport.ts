@@ -5,6 +5,7 @@ import {
   acquireSlot,
   DEFAULT_LOCKOUT_MS,
   DEFAULT_REQUESTS_PER_SECOND,
+  fingerprint,
   lockOut,
   type RateLimitScope,
 } from './rate-limiter.js';
@@ -16,7 +17,7 @@ import {
   repeatabilityOfStatus,
   type Repeatability,
 } from './retry-policy.js';
-import type { UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
+import type { TokenSource, UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
 import { CONNECTION_ERROR, INVALID_RESPONSE, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
 
 export interface UpstreamCall<T> {
@@ -49,7 +50,7 @@ type AttemptResult = { ok: true; text: string } | { ok: false; failure: AttemptF
 export class UpstreamTransport {
   readonly stats: UpstreamStats = { requests: 0, retries: 0, rateLimited: 0 };
   private readonly apiBaseUrl: string;
-  private readonly token: string;
+  private readonly tokens: TokenSource;
   private readonly requestsPerSecond: number;
   private readonly lockoutMs: number;
   private readonly maxRetries: number;
@@ -59,7 +60,7 @@ export class UpstreamTransport {
 
   constructor(options: UpstreamClientOptions) {
     this.apiBaseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.token = options.token;
+    this.tokens = typeof options.token === 'string' ? fixedToken(options.token) : options.token;
     this.requestsPerSecond = options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
     this.lockoutMs = options.lockoutMs ?? DEFAULT_LOCKOUT_MS;
     this.maxRetries = options.maxRetries ?? 5;
@@ -75,19 +76,28 @@ export class UpstreamTransport {
   async send<T>(call: UpstreamCall<T>): Promise<T> {
     const scope: RateLimitScope = {
       apiBaseUrl: this.apiBaseUrl,
-      token: this.token,
+      userKey: this.tokens.userKey,
       baseId: call.baseId,
       requestsPerSecond: this.requestsPerSecond,
     };
+    let token = await this.tokens.current();
+    let renewed = false;
     for (let attempt = 1; ; attempt += 1) {
       call.signal?.throwIfAborted();
       await acquireSlot(scope);
       call.signal?.throwIfAborted();
       this.stats.requests += 1;
-      const result = await this.attempt(call);
+      const result = await this.attempt(call, token.token);
       if (result.ok) return this.parse(call, result.text, attempt);
 
       const { failure } = result;
+      // A refused token is renewed once (an OAuth refresh, or the pair another process stored) and the call repeated:
+      // the upstream did nothing with a request it did not authenticate.
+      if (failure.status === 401 && !renewed && this.tokens.refused) {
+        renewed = true;
+        token = await this.tokens.refused(token.version);
+        continue;
+      }
       if (failure.status === 429) {
         this.stats.rateLimited += 1;
         lockOut(scope, Math.max(this.lockoutMs, failure.retryAfterMs ?? 0));
@@ -107,8 +117,8 @@ export class UpstreamTransport {
     }
   }
 
-  private async attempt(call: UpstreamCall<unknown>): Promise<AttemptResult> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
+  private async attempt(call: UpstreamCall<unknown>, token: string): Promise<AttemptResult> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
     if (call.body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const response = await fetch(this.url(call.path, call.query), {
@@ -187,4 +197,10 @@ function networkErrorCode(error: unknown): string | undefined {
   const cause = error instanceof Error ? error.cause : undefined;
   const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** A token that never changes (the deployment's own, or the sandbox's): a refusal is final. */
+function fixedToken(token: string): TokenSource {
+  const current = { token, version: 0 };
+  return { userKey: `token:${fingerprint(token)}`, current: async () => current };
 }

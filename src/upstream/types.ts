@@ -110,11 +110,20 @@ export interface UpstreamLogger {
   debug?(obj: object, msg: string): void;
 }
 
+/** A token that may change: asked before every attempt, told when the upstream answered 401 to one it gave. */
+export interface TokenSource {
+  /** Whose per-user budget (50 requests/s) the requests spend: the upstream user id. */
+  readonly userKey: string;
+  current(): Promise<{ token: string; version: number }>;
+  /** The token of `version` was refused: a renewed one, or a throw when it cannot be renewed. Absent: refusals are final. */
+  refused?(version: number): Promise<{ token: string; version: number }>;
+}
+
 export interface UpstreamClientOptions {
   /** `https://api.airtable.com` or e.g. `http://127.0.0.1:3000/sandbox/airtable`; `/v0/...` is appended. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer`. */
-  token: string;
+  /** Sent as `Authorization: Bearer`: a fixed token, or a source that can renew it (an account's connection). */
+  token: string | TokenSource;
   /** Per base, default 5. */
   requestsPerSecond?: number;
   /** Wait after a 429, default 30,000. */

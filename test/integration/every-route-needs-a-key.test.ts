@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAUTH_CALLBACK_PATH } from '../../src/rest/connection.spec.js';
 import { allRoutes } from '../../src/rest/openapi.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -33,6 +34,11 @@ describe('authentication on every operation', () => {
   for (const route of publicRoutes) {
     it(`${route.method.toUpperCase()} ${route.path} is public and ignores a junk Authorization header`, async () => {
       const res = await app.http(route.method.toUpperCase(), route.path, { key: null, headers: { authorization: 'Bearer junk' } });
+      // The OAuth callback is authenticated by its state: without one it is a bad request, not an unknown caller.
+      if (route.path === OAUTH_CALLBACK_PATH) {
+        expect(res.status).toBe(400);
+        return void expect(res.body.message).toMatch(/OAuth state/);
+      }
       if (route.method === 'get') return void expect(res.status).toBe(200);
       // The upstream's pings carry no API key; they are refused for want of a valid MAC, not of a key.
       expect(res.status).toBe(401);

@@ -10,9 +10,9 @@ import {
 } from '../../src/upstream/rate-limiter.js';
 import { busiestWindow } from './busiest-window.js';
 
-const scope = (baseId?: string, token = 'tok'): RateLimitScope => ({
+const scope = (baseId?: string, userKey = 'usrTest'): RateLimitScope => ({
   apiBaseUrl: 'http://upstream.test',
-  token,
+  userKey,
   baseId,
   requestsPerSecond: 5,
 });

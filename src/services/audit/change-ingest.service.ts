@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { scopeAllows, type ChangeEvent, type MonitoringScope, type WatchedBase } from './change-event.js';
 import { bumpChangeVersions } from './change-version.js';
@@ -36,7 +37,7 @@ export class ChangeIngestService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly watches: UpstreamWatchService,
   ) {}
 
@@ -59,7 +60,9 @@ export class ChangeIngestService {
     const base: WatchedBase = { accountId: watch.accountId, baseId: watch.baseId };
     for (;;) {
       const reading = watch;
-      const page = await this.upstream.listWebhookPayloads(watch.baseId, watch.webhookId, {
+      // Payloads are read through the connection that owns the webhook: an integration sees only its own.
+      const upstream = await this.access.forAccount(watch.accountId);
+      const page = await upstream.listWebhookPayloads(watch.baseId, watch.webhookId, {
         cursor: watch.payloadCursor,
         limit: PAYLOAD_PAGE,
       });
@@ -69,7 +72,7 @@ export class ChangeIngestService {
       // An error payload is consumed (it carries no change) and ends this webhook's life.
       const consumed = failedAt === -1 ? payloads.length : failedAt + 1;
       const names = JSON.parse(watch.tableNames) as TableNames;
-      await this.learnTableNames(watch.baseId, usable, names);
+      await this.learnTableNames(upstream, watch.baseId, usable, names);
       const changes = usable.flatMap((payload, i) =>
         translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names),
       );
@@ -191,8 +194,8 @@ export class ChangeIngestService {
   }
 
   /** Payloads name a table only when it is created or renamed; others are looked up once in the base schema. */
-  private async learnTableNames(baseId: string, payloads: PayloadLike[], names: TableNames): Promise<void> {
+  private async learnTableNames(upstream: UpstreamClient, baseId: string, payloads: PayloadLike[], names: TableNames): Promise<void> {
     if (!payloads.some((p) => unnamedTableIds(p, names).length)) return;
-    for (const table of await this.upstream.getBaseSchema(baseId)) names[table.id] ??= table.name;
+    for (const table of await upstream.getBaseSchema(baseId)) names[table.id] ??= table.name;
   }
 }

@@ -3,6 +3,7 @@ import { In, IsNull, LessThanOrEqual, MoreThan, Not, type DataSource } from 'typ
 import { ChangeEntry, ChangeOutbox, MonitoringConfig } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
@@ -45,7 +46,7 @@ export class ChangeWriterService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly health: ConfigHealthService,
     private readonly options: ChangeWriterOptions,
   ) {}
@@ -71,10 +72,12 @@ export class ChangeWriterService {
     if (!config) return { written: 0, retryAt: null };
     const heldUntil = await this.holdWhileTableMissing(config);
     if (heldUntil) return { written: 0, retryAt: heldUntil };
+    // The Changes table is written with the config's account's own connection.
+    const upstream = await this.access.forAccount(config.accountId);
     const outbox = this.dataSource.getRepository(ChangeOutbox);
     let written = 0;
     try {
-      written += await this.recoverUncertain(config);
+      written += await this.recoverUncertain(upstream, config);
     } catch (error) {
       const uncertain = await outbox.findBy({ configId, batchToken: Not(IsNull()), nextAttemptAt: LessThanOrEqual(new Date()) });
       return { written, retryAt: await this.failed(config, uncertain, error) };
@@ -105,7 +108,7 @@ export class ChangeWriterService {
         order: { id: 'ASC' },
       });
       try {
-        const created = await this.upstream.createRecords(
+        const created = await upstream.createRecords(
           config.monitoringBaseId,
           config.monitoringTableId,
           entries.map((e) => ({ fields: changesTableRow(e) })),
@@ -126,7 +129,7 @@ export class ChangeWriterService {
   }
 
   /** Rows sent without a stored answer: found in the table → done; not found → sent again like any other. */
-  private async recoverUncertain(config: MonitoringConfig): Promise<number> {
+  private async recoverUncertain(upstream: UpstreamClient, config: MonitoringConfig): Promise<number> {
     const outbox = this.dataSource.getRepository(ChangeOutbox);
     // Only rows whose lease ran out: a live writer elsewhere may still be waiting for its answer.
     const uncertain = await outbox.findBy({
@@ -137,7 +140,7 @@ export class ChangeWriterService {
     if (!uncertain.length) return 0;
     const wanted = new Set(uncertain.map((r) => String(r.entryId)));
     const found: Array<[number, string]> = [];
-    const pages = this.upstream.listRecordPages(config.monitoringBaseId, config.monitoringTableId, {
+    const pages = upstream.listRecordPages(config.monitoringBaseId, config.monitoringTableId, {
       fields: [ENTRY_ID_FIELD],
     });
     for await (const page of pages) {

@@ -2,6 +2,7 @@ import type { DataSource, Repository } from 'typeorm';
 import { MonitoringConfig } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 
 /**
@@ -38,6 +39,8 @@ type Finding = { state: 'ok' } | { state: 'monitored_base_missing' | 'changes_ta
 interface UpstreamView {
   bases: Set<string>;
   tables: Map<string, Promise<Set<string> | null>>;
+  /** The account's own client: what its connection sees. */
+  upstream: UpstreamClient;
 }
 
 /**
@@ -49,7 +52,7 @@ export class ConfigHealthService {
 
   constructor(
     dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly logger: Logger,
   ) {
     this.repository = dataSource.getRepository(MonitoringConfig);
@@ -78,7 +81,7 @@ export class ConfigHealthService {
     if (!mayBeMissing(error)) return this.record(config, 'error', message);
     let finding: Finding;
     try {
-      finding = await this.locate(config, await this.view());
+      finding = await this.locate(config, await this.view(config.accountId));
     } catch (lookup) {
       this.logger.warn({ err: safeError(lookup), configId: config.id }, 'could not look up why a changes table write was refused');
       return this.record(config, 'error', message);
@@ -95,17 +98,14 @@ export class ConfigHealthService {
   async checkAll(): Promise<{ checked: number; missing: number }> {
     const configs = await this.repository.find({ order: { createdAt: 'ASC' } });
     if (!configs.length) return { checked: 0, missing: 0 };
-    let view: UpstreamView;
-    try {
-      view = await this.view();
-    } catch (error) {
-      this.logger.warn({ err: safeError(error) }, 'could not check the monitoring configs upstream');
-      return { checked: 0, missing: 0 };
-    }
+    // One listing of bases per account: each account's configs are checked with what its own connection sees.
+    const views = new Map<string, Promise<UpstreamView>>();
     let missing = 0;
     for (const config of configs) {
       try {
-        const finding = await this.locate(config, view);
+        let view = views.get(config.accountId);
+        if (!view) views.set(config.accountId, (view = this.view(config.accountId)));
+        const finding = await this.locate(config, await view);
         if (finding.state !== 'ok') {
           missing += 1;
           await this.record(config, finding.state, finding.message);
@@ -121,8 +121,9 @@ export class ConfigHealthService {
     return { checked: configs.length, missing };
   }
 
-  private async view(): Promise<UpstreamView> {
-    return { bases: new Set((await this.upstream.listBases()).map((base) => base.id)), tables: new Map() };
+  private async view(accountId: string): Promise<UpstreamView> {
+    const upstream = await this.access.forAccount(accountId);
+    return { bases: new Set((await upstream.listBases()).map((base) => base.id)), tables: new Map(), upstream };
   }
 
   /** The Changes table first: while it is missing nothing at all is logged. */
@@ -154,7 +155,7 @@ export class ConfigHealthService {
   private tablesOf(baseId: string, view: UpstreamView): Promise<Set<string> | null> {
     let tables = view.tables.get(baseId);
     if (!tables) {
-      tables = this.upstream.getBaseSchema(baseId).then(
+      tables = view.upstream.getBaseSchema(baseId).then(
         (schema) => new Set(schema.map((table) => table.id)),
         (error: unknown) => {
           if (mayBeMissing(error)) return null;

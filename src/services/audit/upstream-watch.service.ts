@@ -4,6 +4,7 @@ import { UpstreamWatch } from '../../entities/index.js';
 import { unauthorized } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { webhookMac } from '../../upstream/webhook-mac.js';
 import type { WebhookSpecification } from '../../upstream/webhook-types.js';
 import { isUniqueViolation } from '../db-errors.js';
@@ -38,7 +39,7 @@ export class UpstreamWatchService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly upstream: UpstreamClient,
+    private readonly access: UpstreamAccess,
     private readonly secrets: SecretBox,
     private readonly options: UpstreamWatchOptions,
   ) {
@@ -66,7 +67,7 @@ export class UpstreamWatchService {
     return this.mutex.run(keyOf(base), async () => {
       const existing = await this.find(base);
       if (existing) return existing;
-      const created = await this.createUpstream(base.baseId);
+      const created = await this.createUpstream(base.accountId, base.baseId);
       const now = new Date();
       const watch = Object.assign(new UpstreamWatch(), {
         id: randomUUID(),
@@ -87,7 +88,7 @@ export class UpstreamWatchService {
         await this.repository.insert(watch);
       } catch (error) {
         // Another process watched it first: keep theirs, drop ours.
-        await this.deleteUpstream(base.baseId, created.id);
+        await this.deleteUpstream(base.accountId, base.baseId, created.id);
         if (isUniqueViolation(error)) return (await this.find(base))!;
         throw error;
       }
@@ -103,7 +104,7 @@ export class UpstreamWatchService {
       const watch = await this.find(base);
       if (!watch) return;
       await this.repository.delete({ id: watch.id });
-      await this.deleteUpstream(watch.baseId, watch.webhookId);
+      await this.deleteUpstream(watch.accountId, watch.baseId, watch.webhookId);
       this.options.logger.info({ baseId: base.baseId, webhookId: watch.webhookId }, 'upstream watch removed');
     });
   }
@@ -159,12 +160,14 @@ export class UpstreamWatchService {
   async maintain(): Promise<{ refreshed: number; recreated: number }> {
     let refreshed = 0;
     let recreated = 0;
-    // Accounts watching the same base share one listing of its webhooks.
+    // Watches seen through one connection share one listing of the base's webhooks.
     const hooksOf = new Map<string, ReturnType<UpstreamClient['listWebhooks']>>();
     for (const watch of await this.listAll()) {
       try {
-        if (!hooksOf.has(watch.baseId)) hooksOf.set(watch.baseId, this.upstream.listWebhooks(watch.baseId));
-        const hooks = await hooksOf.get(watch.baseId)!;
+        const upstream = await this.access.forAccount(watch.accountId);
+        const listing = `${watch.accountId}:${watch.baseId}`;
+        if (!hooksOf.has(listing)) hooksOf.set(listing, upstream.listWebhooks(watch.baseId));
+        const hooks = await hooksOf.get(listing)!;
         const hook = hooks.find((h) => h.id === watch.webhookId);
         if (!hook || !hook.isHookEnabled || watch.status === 'error') {
           await this.recreate(watch, hook ? 'the upstream disabled the webhook' : 'the upstream webhook is gone');
@@ -172,9 +175,9 @@ export class UpstreamWatchService {
           continue;
         }
         if (this.options.notificationUrl && !hook.areNotificationsEnabled) {
-          await this.upstream.setWebhookNotifications(watch.baseId, watch.webhookId, true);
+          await upstream.setWebhookNotifications(watch.baseId, watch.webhookId, true);
         }
-        const { expirationTime } = await this.upstream.refreshWebhook(watch.baseId, watch.webhookId);
+        const { expirationTime } = await upstream.refreshWebhook(watch.baseId, watch.webhookId);
         await this.repository.update(
           { id: watch.id },
           { expiresAt: expirationTime ? new Date(expirationTime) : null, updatedAt: new Date() },
@@ -193,7 +196,7 @@ export class UpstreamWatchService {
    */
   recreate(watch: UpstreamWatch, reason: string): Promise<UpstreamWatch> {
     return this.mutex.run(keyOf(watch), async () => {
-      const created = await this.createUpstream(watch.baseId);
+      const created = await this.createUpstream(watch.accountId, watch.baseId);
       const old = watch.webhookId;
       Object.assign(watch, {
         webhookId: created.id,
@@ -204,7 +207,7 @@ export class UpstreamWatchService {
         updatedAt: new Date(),
       });
       await this.repository.save(watch);
-      await this.deleteUpstream(watch.baseId, old);
+      await this.deleteUpstream(watch.accountId, watch.baseId, old);
       this.options.logger.warn(
         { baseId: watch.baseId, oldWebhookId: old, webhookId: created.id, gapSince: watch.lastReadAt?.toISOString() ?? null, reason },
         'upstream watch re-created: changes since gapSince may be missing from the audit log',
@@ -222,16 +225,16 @@ export class UpstreamWatchService {
     return false;
   }
 
-  private createUpstream(baseId: string) {
-    return this.upstream.createWebhook(baseId, {
+  private async createUpstream(accountId: string, baseId: string) {
+    return (await this.access.forAccount(accountId)).createWebhook(baseId, {
       notificationUrl: this.options.notificationUrl,
       specification: WATCH_SPECIFICATION,
     });
   }
 
-  private async deleteUpstream(baseId: string, webhookId: string): Promise<void> {
+  private async deleteUpstream(accountId: string, baseId: string, webhookId: string): Promise<void> {
     try {
-      await this.upstream.deleteWebhook(baseId, webhookId);
+      await (await this.access.forAccount(accountId)).deleteWebhook(baseId, webhookId);
     } catch (error) {
       this.options.logger.warn({ err: safeError(error), baseId, webhookId }, 'could not delete an upstream webhook');
     }

@@ -2,10 +2,10 @@ import type { DataSource, Repository } from 'typeorm';
 import { UpstreamConnection, type UpstreamConnectionKind, type UpstreamConnectionStatus } from '../../entities/index.js';
 import { invalidRequest } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { UpstreamClient } from '../../upstream/client.js';
 import type { TokenGrant } from '../../upstream/oauth-client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { SecretBox } from '../secret-box.js';
+import type { ClientForToken } from './upstream-access.js';
 
 /** What an account may see of its connection: never a token. */
 export interface ConnectionView {
@@ -18,8 +18,6 @@ export interface ConnectionView {
   lastError: string | null;
 }
 
-/** Builds a client that acts with one token (the same limits and retries as every other). */
-export type ClientForToken = (token: string) => UpstreamClient;
 
 /** Who an upstream token acts for, as whoami tells it. */
 interface UpstreamIdentity {

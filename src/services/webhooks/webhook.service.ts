@@ -32,7 +32,7 @@ export interface BaseWatches {
 }
 
 export interface TableLookup {
-  listTables(baseId: string): Promise<UpstreamTable[]>;
+  listTables(accountId: string, baseId: string): Promise<UpstreamTable[]>;
 }
 
 /**
@@ -85,7 +85,7 @@ export class WebhookService implements WatchDemand {
       if (error instanceof UnsafeWebhookUrl) throw invalidRequest(`webhookUrl ${error.message}`);
       throw error;
     }
-    await this.checkUpstreamTarget(input.baseId, target);
+    await this.checkUpstreamTarget(accountId, input.baseId, target);
     const secret = createSigningSecret();
     const now = new Date();
     const webhook = Object.assign(new Webhook(), {
@@ -201,10 +201,10 @@ export class WebhookService implements WatchDemand {
   }
 
   /** The base must exist upstream (else 400); so must the table and the column the webhook names. */
-  private async checkUpstreamTarget(baseId: string, target: WebhookTarget): Promise<void> {
+  private async checkUpstreamTarget(accountId: string, baseId: string, target: WebhookTarget): Promise<void> {
     let tables: UpstreamTable[];
     try {
-      tables = await this.tables.listTables(baseId);
+      tables = await this.tables.listTables(accountId, baseId);
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') {
         throw invalidRequest(`The upstream account has no base ${baseId}`);
