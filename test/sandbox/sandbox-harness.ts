@@ -35,6 +35,8 @@ export interface CallResult<T> {
 
 export interface SandboxHarness {
   sandbox: Sandbox;
+  /** The sandbox's mount point, e.g. http://127.0.0.1:1234/sandbox/airtable. */
+  root: string;
   call<T = ErrorBody>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/airtable`;
   return {
     sandbox,
+    root,
     async call<T>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
       const token = options.token === undefined ? TOKEN : options.token;
       const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
