@@ -68,6 +68,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
             demo: { scale: config.sandbox.demoScale },
             stateFile: config.sandbox.stateFile,
             logger,
+            // The service's own integration, so that accounts can connect sandbox users through OAuth.
+            oauth: config.oauth.clientId
+              ? {
+                  clients: [
+                    {
+                      clientId: config.oauth.clientId,
+                      clientSecret: config.oauth.clientSecret,
+                      redirectUris: [`${config.publicUrl ?? url}${OAUTH_CALLBACK_PATH}`],
+                    },
+                  ],
+                }
+              : undefined,
           })
         : undefined;
     sandboxToClose = sandbox;

@@ -20,7 +20,7 @@ export const airtableRoutes = {
     summary: 'Bases of the connected upstream account',
     tag,
     success: { status: 200, description: 'Upstream bases', schema: z.strictObject({ bases: z.array(AirtableBase) }) },
-    errors: [401, 429, 502],
+    errors: [401, 409, 429, 502],
   }),
   tables: defineRoute({
     method: 'get',
@@ -30,6 +30,6 @@ export const airtableRoutes = {
     tag,
     params: z.object({ baseId: UpstreamBaseId }),
     success: { status: 200, description: 'The base’s tables', schema: z.strictObject({ tables: z.array(AirtableTable) }) },
-    errors: [400, 401, 404, 429, 502],
+    errors: [400, 401, 404, 409, 429, 502],
   }),
 };

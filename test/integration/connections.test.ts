@@ -1,0 +1,302 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
+import { runCli } from '../support/processes.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let app: TestApp;
+let logs = '';
+const sentTokens: string[] = [];
+
+beforeAll(async () => {
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  app = await startTestApp({ LOG_LEVEL: 'debug' }, logStream);
+});
+afterAll(() => app.close());
+
+/** The sandbox's control API, with its admin token. */
+async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}/sandbox/airtable/_control/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A new upstream user of the sandbox with one base of its own, and that user's personal access token. */
+async function upstreamUser(name: string) {
+  const user = await control<{ id: string; email: string; token: string }>('POST', 'users', { email: `${name}@example.com` });
+  const base = await control<{ id: string; name: string }>('POST', `users/${user.id}/bases`, { name: `${name}'s base` });
+  sentTokens.push(user.token);
+  return { ...user, base };
+}
+
+describe('a personal access token', () => {
+  it('is checked with whoami, stored, shown without the token, and removed', async () => {
+    const { http } = await app.newAccount('pat');
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+    const ada = await upstreamUser('ada');
+
+    const put = await http('PUT', '/connection', { body: { token: ada.token } });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({
+      connection: {
+        kind: 'token',
+        upstreamUserId: ada.id,
+        email: 'ada@example.com',
+        scopes: null,
+        status: 'active',
+        connectedAt: expect.stringMatching(/Z$/),
+        lastError: null,
+      },
+    });
+    expect((await http('GET', '/connection')).body).toEqual(put.body);
+    expect((await http('DELETE', '/connection')).status).toBe(204);
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
+  it('that the upstream refuses is a 400 and stores nothing', async () => {
+    const { http } = await app.newAccount('bad-pat');
+    const res = await http('PUT', '/connection', { body: { token: 'patAAAAAAAAAAAAAA.0000000000000000000000000000000000000000000000000000000000000000' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'invalid_request', message: 'The upstream refused this token (it is unknown, expired or revoked)' });
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+});
+
+describe('tenancy: what an account sees upstream is what its connection sees', () => {
+  it('lists only its own user’s bases and cannot reach another user’s base', async () => {
+    const ada = await upstreamUser('ada2');
+    const bob = await upstreamUser('bob2');
+    const first = await app.newAccount('ada-account');
+    const second = await app.newAccount('bob-account');
+    await first.http('PUT', '/connection', { body: { token: ada.token } });
+    await second.http('PUT', '/connection', { body: { token: bob.token } });
+
+    expect((await first.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([ada.base.id]);
+    expect((await second.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([bob.base.id]);
+    expect((await first.http('GET', `/airtable/bases/${bob.base.id}/tables`)).status).toBe(404);
+    expect((await first.http('POST', '/usage/bases', { body: { baseId: bob.base.id } })).status).toBe(400);
+
+    const tracked = await first.http('POST', '/usage/bases', { body: { baseId: ada.base.id } });
+    expect(tracked.status).toBe(201);
+    const run = await first.http('POST', `/usage/bases/${tracked.body.base.id}/run`);
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ status: 'success', tablesProcessed: 1 });
+  });
+
+  it('a base shared with both users is visible to both accounts', async () => {
+    const ada = await upstreamUser('ada3');
+    const bob = await upstreamUser('bob3');
+    await control('POST', `bases/${ada.base.id}/share`, { userId: bob.id });
+    const second = await app.newAccount('bob3-account');
+    await second.http('PUT', '/connection', { body: { token: bob.token } });
+    const ids = (await second.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id);
+    expect(ids.sort()).toEqual([ada.base.id, bob.base.id].sort());
+  });
+
+  it('an account without a connection uses the shared token (single-team mode) and sees the demo bases', async () => {
+    const bases = (await app.http('GET', '/airtable/bases')).body.bases.map((b: { name: string }) => b.name);
+    expect(bases).toContain('Acme Product Catalog');
+  });
+});
+
+describe('OAuth 2.0 with PKCE', () => {
+  async function authorizeWithConsent(http: TestApp['http'], userId: string, baseIds: string[]) {
+    const start = await http('POST', '/connection/oauth/start');
+    expect(start.status).toBe(201);
+    const authorizeUrl = new URL(start.body.authorizeUrl);
+    await control('PUT', 'oauth/consent', { userId, baseIds });
+    const redirect = await fetch(authorizeUrl, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    return { authorizeUrl, callback: new URL(redirect.headers.get('location')!) };
+  }
+
+  it('connects through the authorize page and the callback; the state is single use', async () => {
+    const ada = await upstreamUser('ada4');
+    const { http } = await app.newAccount('oauth');
+    const { authorizeUrl, callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    expect(authorizeUrl.pathname).toBe('/sandbox/airtable/oauth2/v1/authorize');
+    expect(Object.fromEntries(authorizeUrl.searchParams)).toMatchObject({
+      client_id: 'basewatch-sandbox',
+      redirect_uri: `${app.url}/oauth/airtable/callback`,
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      scope: 'schema.bases:read data.records:read data.records:write schema.bases:write webhook:manage user.email:read',
+    });
+    expect(authorizeUrl.searchParams.get('state')!.length).toBeGreaterThanOrEqual(16);
+    expect(callback.pathname).toBe('/oauth/airtable/callback');
+
+    const done = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    expect(done.status).toBe(200);
+    expect(done.body.connection).toMatchObject({ kind: 'oauth', upstreamUserId: ada.id, status: 'active', lastError: null });
+    expect(done.body.connection.scopes).toContain('data.records:read');
+    expect((await http('GET', '/connection')).body).toEqual(done.body);
+    expect((await http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([ada.base.id]);
+
+    const replay = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    expect(replay.status).toBe(400);
+    expect(replay.body.message).toMatch(/Unknown, used or expired OAuth state/);
+  });
+
+  it('refuses a forged state, an upstream error and a replayed code, storing nothing', async () => {
+    const ada = await upstreamUser('ada5');
+    const { http } = await app.newAccount('oauth-bad');
+    const forged = await app.http('GET', `/oauth/airtable/callback?code=abc&state=${'x'.repeat(43)}`, { key: null });
+    expect(forged.status).toBe(400);
+
+    const denied = await http('POST', '/connection/oauth/start');
+    const deniedState = new URL(denied.body.authorizeUrl).searchParams.get('state');
+    const error = await app.http('GET', `/oauth/airtable/callback?error=access_denied&state=${deniedState}`, { key: null });
+    expect(error.status).toBe(400);
+    expect(error.body.message).toMatch(/access_denied/);
+
+    const { callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const code = callback.searchParams.get('code')!;
+    // A second authorization's state with the first one's code: the code was issued for another verifier.
+    const again = await http('POST', '/connection/oauth/start');
+    const otherState = new URL(again.body.authorizeUrl).searchParams.get('state');
+    const mismatch = await app.http('GET', `/oauth/airtable/callback?code=${code}&state=${otherState}`, { key: null });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toMatch(/refused the authorization code \(invalid_grant\)/);
+    // The code was spent by the failed exchange: single use even on failure.
+    const late = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    expect(late.status).toBe(400);
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
+  it('refreshes a rotated pair exactly once for 20 concurrent callers in two service instances', async () => {
+    const ada = await upstreamUser('ada6');
+    const account = await app.newAccount('oauth-refresh');
+    const { callback } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
+    expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(200);
+    const tokens = app.running.services.accessTokens;
+    const first = await tokens.tokenFor(account.accountId);
+    await control('POST', 'tokens/expire', { userId: ada.id });
+
+    // A second instance of the service on the same database stands in for a second process.
+    const { startServer } = await import('../../src/server.js');
+    const { loadConfig } = await import('../../src/config.js');
+    const { createLogger } = await import('../../src/logger.js');
+    const second = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${app.dir}/test.sqlite`, SCHEDULER_RUN_JOBS: 'false', AIRTABLE_TOKEN: 'unused', AIRTABLE_API_URL: `${app.url}/sandbox/airtable`, AIRTABLE_OAUTH_CLIENT_ID: 'basewatch-sandbox', AIRTABLE_OAUTH_URL: `${app.url}/sandbox/airtable`, LOG_LEVEL: 'silent' }),
+      createLogger('silent'),
+    );
+    try {
+      const callers = Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? second.services : app.running.services).accessTokens.afterUnauthorized(account.accountId, first.version),
+      );
+      const renewed = await Promise.all(callers);
+      expect(new Set(renewed.map((t) => t.version))).toEqual(new Set([first.version + 1]));
+      expect(new Set(renewed.map((t) => t.token)).size).toBe(1);
+      expect(renewed[0]!.token).not.toBe(first.token);
+      sentTokens.push(first.token, renewed[0]!.token);
+      // The renewed token works upstream, through the account's own client.
+      expect((await account.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([ada.base.id]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('renews an expired access token on the 401 of a real call, and marks a revoked grant needs_reauth', async () => {
+    const ada = await upstreamUser('ada7');
+    const account = await app.newAccount('oauth-revoke');
+    const { callback } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
+    await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const before = await app.running.services.accessTokens.tokenFor(account.accountId);
+    await control('POST', 'tokens/expire', { userId: ada.id });
+    expect((await account.http('GET', '/airtable/bases')).status).toBe(200);
+    expect((await app.running.services.accessTokens.tokenFor(account.accountId)).version).toBe(before.version + 1);
+
+    await control('POST', 'tokens/revoke', { userId: ada.id });
+    const refused = await account.http('GET', '/airtable/bases');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ code: 'upstream_not_connected', message: expect.stringMatching(/needs re-authorisation/) });
+    const { connection } = (await account.http('GET', '/connection')).body;
+    expect(connection).toMatchObject({ status: 'needs_reauth', lastError: expect.stringMatching(/refused the refresh \(invalid_grant\)/) });
+  });
+});
+
+describe('without the shared token (AIRTABLE_SHARED_TOKEN=false)', () => {
+  it('answers 409 upstream_not_connected to work that needs a connection, and works once one is made', async () => {
+    const solo = await startTestApp({ AIRTABLE_SHARED_TOKEN: 'false' });
+    try {
+      const res = await solo.http('GET', '/airtable/bases');
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ code: 'upstream_not_connected', message: expect.stringMatching(/no upstream connection/) });
+      expect((await solo.http('POST', '/usage/bases', { body: { baseId: 'appAAAAAAAAAAAAAA' } })).body.code).toBe('upstream_not_connected');
+      const user = await fetch(`${solo.url}/sandbox/airtable/_control/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'solo@example.com' }),
+      }).then((r) => r.json() as Promise<{ token: string }>);
+      expect((await solo.http('PUT', '/connection', { body: { token: user.token } })).status).toBe(200);
+      expect((await solo.http('GET', '/airtable/bases')).body).toEqual({ bases: [] });
+    } finally {
+      await solo.close();
+    }
+  });
+});
+
+describe('GraphQL', () => {
+  it('shows viewer.connection and connects, starts OAuth and disconnects through mutations', async () => {
+    const ada = await upstreamUser('ada8');
+    const { apiKey } = await app.newAccount('graphql');
+    const graphql = async (query: string, variables?: Record<string, unknown>) => {
+      const res = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions: { code: string } }> };
+    };
+    expect((await graphql('{ viewer { connection { kind } } }')).data).toEqual({ viewer: { connection: null } });
+    const connected = await graphql(
+      'mutation($token: String!) { connectAirtableToken(input: { token: $token, clientMutationId: "c1" }) { clientMutationId connection { kind upstreamUserId email scopes status lastError } viewer { connection { status } } } }',
+      { token: ada.token },
+    );
+    expect(connected.data.connectAirtableToken).toEqual({
+      clientMutationId: 'c1',
+      connection: { kind: 'token', upstreamUserId: ada.id, email: 'ada8@example.com', scopes: null, status: 'active', lastError: null },
+      viewer: { connection: { status: 'active' } },
+    });
+    const refused = await graphql('mutation { connectAirtableToken(input: { token: "nope" }) { connection { kind } } }');
+    expect(refused.errors?.[0]?.extensions.code).toBe('invalid_request');
+    const started = await graphql('mutation { startAirtableOAuth(input: {}) { authorizeUrl } }');
+    expect(started.data.startAirtableOAuth.authorizeUrl).toMatch(/\/sandbox\/airtable\/oauth2\/v1\/authorize\?client_id=basewatch-sandbox&/);
+    const gone = await graphql('mutation { disconnectAirtable(input: {}) { viewer { connection { kind } } } }');
+    expect(gone.data).toEqual({ disconnectAirtable: { viewer: { connection: null } } });
+  });
+});
+
+describe('CLI', () => {
+  it('sets, shows and removes an account’s connection (connection set-token|show|remove)', async () => {
+    const ada = await upstreamUser('ada9');
+    const { accountId } = await app.newAccount('cli');
+    const env = { DATABASE_URL: `sqlite:${app.dir}/test.sqlite`, PORT: String(app.running.port) };
+    const set = await runCli(['connection', 'set-token', '--account', accountId, '--token', ada.token, '--json'], env);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout).connection).toMatchObject({ kind: 'token', upstreamUserId: ada.id, status: 'active' });
+    expect(set.stdout).not.toContain(ada.token);
+    const shown = await runCli(['connection', 'show', '--account', accountId, '--json'], env);
+    expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(set.stdout));
+    expect((await app.http('GET', '/connection')).status).toBe(200);
+    expect((await runCli(['connection', 'remove', '--account', accountId, '--json'], env)).code).toBe(0);
+    expect(JSON.parse((await runCli(['connection', 'show', '--account', accountId, '--json'], env)).stdout)).toEqual({ connection: null });
+  }, 60_000);
+});
+
+describe('secrets', () => {
+  it('never puts a token in a log line', () => {
+    expect(sentTokens.length).toBeGreaterThan(3);
+    for (const token of sentTokens) expect(logs).not.toContain(token);
+  });
+});
