@@ -116,7 +116,7 @@ export class OAuthGrants {
     let scopes = grant.scopes;
     if (scope !== undefined) {
       const asked = scope.split(' ');
-      if (asked.some((item) => !grant.scopes.includes(item)) || new Set(asked).size !== asked.length || scope === '') {
+      if (asked.some((item) => !grant.scopes.includes(item)) || new Set(asked).size !== asked.length) {
         throw tokenError('invalid_scope', 'scope must be a subset of the scopes already granted.');
       }
       scopes = asked;
