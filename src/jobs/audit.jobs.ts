@@ -1,5 +1,6 @@
 import type { Agenda, Job } from 'agenda';
 import type { Logger } from '../logger.js';
+import { isAppError } from '../errors.js';
 import { safeError } from '../logger.js';
 import type { Services } from '../services.js';
 
@@ -55,6 +56,11 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
         // A ping that arrived while this run was reading: read once more.
         job.attrs.nextRunAt = watch?.lastPingAt && watch.lastPingAt >= startedAt ? new Date() : null;
       } catch (error) {
+        if (isPausedAccount(error)) {
+          logger.info({ watchId }, 'ingestion paused: the account’s upstream connection needs re-authorisation');
+          job.attrs.nextRunAt = null;
+          return;
+        }
         logger.warn({ err: safeError(error), watchId }, 'ingestion failed; will retry');
         job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
       }
@@ -72,6 +78,11 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
         if (written) logger.info({ configId, written }, 'changes table rows written');
         job.attrs.nextRunAt = retryAt;
       } catch (error) {
+        if (isPausedAccount(error)) {
+          logger.info({ configId }, 'changes table writes paused: the account’s upstream connection needs re-authorisation');
+          job.attrs.nextRunAt = null;
+          return;
+        }
         logger.warn({ err: safeError(error), configId }, 'changes table write failed; will retry');
         job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
       }
@@ -79,9 +90,16 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
     { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
   );
 
+  // Accounts whose connection needs re-authorisation are left out until they reconnect: their reads and writes
+  // would only be refused (the connection's own warning says why, once).
   agenda.define(AUDIT_POLL_JOB, async () => {
-    for (const watch of await services.watches.listAll()) await enqueueIngest(watch.id);
-    for (const { configId, dueAt } of await services.changeWriter.pending()) await enqueueWrite(configId, dueAt);
+    const reachable = memoize((accountId: string) => services.upstreamAccess.canReach(accountId));
+    for (const watch of await services.watches.listAll()) {
+      if (await reachable(watch.accountId)) await enqueueIngest(watch.id);
+    }
+    for (const { configId, accountId, dueAt } of await services.changeWriter.pending()) {
+      if (await reachable(accountId)) await enqueueWrite(configId, dueAt);
+    }
   });
 
   agenda.define(
@@ -124,4 +142,16 @@ async function saveUnique<T extends object>(agenda: Agenda, name: string, data: 
   job.unique(Object.fromEntries(Object.entries(data).map(([key, value]) => [`data.${key}`, value])));
   job.schedule(at);
   await job.save();
+}
+
+const isPausedAccount = (error: unknown) => isAppError(error) && error.code === 'upstream_not_connected';
+
+/** One look-up per key within one run of a job. */
+function memoize<T>(lookup: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const known = new Map<string, Promise<T>>();
+  return (key) => {
+    let value = known.get(key);
+    if (!value) known.set(key, (value = lookup(key)));
+    return value;
+  };
 }

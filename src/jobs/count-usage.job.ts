@@ -32,7 +32,11 @@ export function defineCountUsageJob(
       await job.touch();
       try {
         const { outcome, nextRunAt } = await schedule.runScheduled(usageBaseId);
-        logger.info({ usageBaseId, outcome, nextRunAt }, 'scheduled usage count');
+        if (outcome === 'paused') {
+          logger.warn({ usageBaseId, nextRunAt }, 'scheduled usage count paused: the account’s upstream connection needs re-authorisation');
+        } else {
+          logger.info({ usageBaseId, outcome, nextRunAt }, 'scheduled usage count');
+        }
         job.attrs.nextRunAt = nextRunAt;
       } catch (error) {
         logger.warn({ usageBaseId, err: safeError(error) }, 'scheduled usage count failed');

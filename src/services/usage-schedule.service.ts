@@ -31,7 +31,7 @@ export interface LastRun {
   error?: string;
 }
 
-export type ScheduledOutcome = 'counted' | 'already-counted' | 'base-gone';
+export type ScheduledOutcome = 'counted' | 'already-counted' | 'base-gone' | 'paused';
 
 /**
  * The daily count of every tracked base (ARCHITECTURE flow 3). The `usage_base` rows are the truth: jobs are made to
@@ -120,7 +120,12 @@ export class UsageScheduleService {
       return { outcome: 'counted', nextRunAt: this.nextRunAt(base, this.now()) };
     } catch (error) {
       const message = isAppError(error) ? error.message : 'Internal error';
-      await this.runs.update({ id: run.id }, { status: 'failed', finishedAt: this.now(), error: message.slice(0, 500) });
+      // The account's connection needs its holder: retrying cannot help, so the day waits (and the next day's run
+      // counts once the account has reconnected). The schedule's lastRun shows why.
+      const paused = isAppError(error) && error.code === 'upstream_not_connected';
+      const recorded = paused ? `Paused: ${message}` : message;
+      await this.runs.update({ id: run.id }, { status: 'failed', finishedAt: this.now(), error: recorded.slice(0, 500) });
+      if (paused) return { outcome: 'paused', nextRunAt: this.nextRunAt(base, this.now()) };
       throw error;
     }
   }

@@ -225,6 +225,29 @@ describe('OAuth 2.0 with PKCE', () => {
   });
 });
 
+describe('an account whose connection needs re-authorisation', () => {
+  it('pauses its scheduled count with the reason on the schedule, and counts again once it reconnects', async () => {
+    const ada = await upstreamUser('ada10');
+    const account = await app.newAccount('paused');
+    await account.http('PUT', '/connection', { body: { token: ada.token } });
+    const base = (await account.http('POST', '/usage/bases', { body: { baseId: ada.base.id } })).body.base;
+    await control('POST', 'tokens/revoke', { token: ada.token });
+
+    const paused = await app.running.services.usageSchedule.runScheduled(base.id);
+    expect(paused.outcome).toBe('paused');
+    expect(paused.nextRunAt).not.toBeNull();
+    const schedule = (await account.http('GET', `/usage/bases/${base.id}/schedule`)).body;
+    expect(schedule.lastRun).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Paused: The upstream connection needs re-authorisation/) });
+    expect(await app.running.services.upstreamAccess.canReach(account.accountId)).toBe(false);
+
+    const token = (await control<{ token: string }>('POST', `users/${ada.id}/tokens`, {})).token;
+    sentTokens.push(token);
+    expect((await account.http('PUT', '/connection', { body: { token } })).body.connection.status).toBe('active');
+    expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome).toBe('counted');
+    expect((await account.http('GET', `/usage/bases/${base.id}/schedule`)).body.lastRun.status).toBe('ok');
+  });
+});
+
 describe('without the shared token (AIRTABLE_SHARED_TOKEN=false)', () => {
   it('answers 409 upstream_not_connected to work that needs a connection, and works once one is made', async () => {
     const solo = await startTestApp({ AIRTABLE_SHARED_TOKEN: 'false' });

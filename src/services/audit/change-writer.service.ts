@@ -56,15 +56,18 @@ export class ChangeWriterService {
   }
 
   /** Configs with outbox rows, and when their first row is due (the periodic sweep). */
-  async pending(): Promise<Array<{ configId: string; dueAt: Date }>> {
+  async pending(): Promise<Array<{ configId: string; accountId: string; dueAt: Date }>> {
     const rows = await this.dataSource
       .getRepository(ChangeOutbox)
       .createQueryBuilder('o')
+      .innerJoin(MonitoringConfig, 'c', 'c.id = o.config_id')
       .select('o.config_id', 'configId')
+      .addSelect('c.account_id', 'accountId')
       .addSelect('MIN(o.next_attempt_at)', 'dueAt')
       .groupBy('o.config_id')
-      .getRawMany<{ configId: string; dueAt: string }>();
-    return rows.map((r) => ({ configId: r.configId, dueAt: new Date(r.dueAt) }));
+      .addGroupBy('c.account_id')
+      .getRawMany<{ configId: string; accountId: string; dueAt: string }>();
+    return rows.map((r) => ({ configId: r.configId, accountId: r.accountId, dueAt: new Date(r.dueAt) }));
   }
 
   private async drainConfig(configId: string): Promise<DrainResult> {

@@ -47,6 +47,15 @@ export class UpstreamAccess {
     return client;
   }
 
+  /**
+   * Whether work for the account can reach the upstream now: false while its connection needs re-authorisation (or
+   * it has none and there is no shared token). Scheduled and background work of such an account pauses.
+   */
+  async canReach(accountId: string): Promise<boolean> {
+    const connection = await this.connections.findOne({ select: { accountId: true, status: true }, where: { accountId } });
+    return connection ? connection.status === 'active' : this.shared !== undefined;
+  }
+
   private sourceFor(accountId: string, upstreamUserId: string): TokenSource {
     return {
       userKey: upstreamUserId,
