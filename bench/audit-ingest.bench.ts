@@ -41,7 +41,7 @@ export async function runAuditIngestBench(): Promise<ReportTable[]> {
         const { account } = await services.accounts.create('bench');
         const all = await services.monitoringConfigs.create(account.id, { baseId: watched.id, monitoringBaseId: logBase.id });
         await services.monitoringConfigs.create(account.id, { baseId: watched.id, monitoringBaseId: logBase.id, scope: 'records_only' });
-        const watch = (await services.watches.find({ accountId: account.id, baseId: watched.id }))!;
+        const watch = (await services.watches.find({ baseId: watched.id }))!;
         const table = watched.tables[0]!;
         progress(`audit ingest (${pace} req/s): making ${count(PAYLOADS * RECORDS_PER_PAYLOAD)} upstream changes`);
         for (let i = 0; i < PAYLOADS; i += 1) {

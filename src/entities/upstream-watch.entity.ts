@@ -3,16 +3,17 @@ import { idColumn, timestampColumn } from './columns.js';
 
 export type UpstreamWatchStatus = 'active' | 'error';
 
-/** The upstream webhook that watches one base for one account, and how far its payloads have been read. */
+/** The upstream webhook that watches one base for every account, and how far its payloads have been read. */
 @Entity('upstream_watch')
-@Index('uq_upstream_watch_account_base', ['accountId', 'baseId'], { unique: true })
 export class UpstreamWatch {
   @PrimaryColumn(idColumn())
   id: string;
 
+  /** The holder: the account whose connection created the webhook and reads it. */
   @Column(idColumn('account_id'))
   accountId: string;
 
+  @Index('uq_upstream_watch_base', { unique: true })
   @Column({ name: 'base_id', type: 'varchar', length: 32 })
   baseId: string;
 

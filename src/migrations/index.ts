@@ -6,6 +6,7 @@ import { WebhookForwarding1764100000000 } from './1764100000000-webhook-forwardi
 import { ChangeLogVersion1764200000000 } from './1764200000000-change-log-version.js';
 import { MonitoringConfigStatus1764300000000 } from './1764300000000-monitoring-config-status.js';
 import { UpstreamConnections1764400000000 } from './1764400000000-upstream-connections.js';
+import { OneWatchPerBase1764500000000 } from './1764500000000-one-watch-per-base.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   ChangeLogVersion1764200000000,
   MonitoringConfigStatus1764300000000,
   UpstreamConnections1764400000000,
+  OneWatchPerBase1764500000000,
 ];

@@ -139,7 +139,16 @@ export class MonitoringConfigService implements WatchDemand {
   }
 
   async needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {
-    return manager.existsBy(MonitoringConfig, { accountId: base.accountId, baseId: base.baseId });
+    return manager.existsBy(MonitoringConfig, { baseId: base.baseId });
+  }
+
+  async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder(MonitoringConfig, 'c')
+      .select('DISTINCT c.account_id', 'accountId')
+      .where('c.base_id = :baseId', { baseId })
+      .getRawMany<{ accountId: string }>();
+    return rows.map((r) => r.accountId);
   }
 
   async all(manager: EntityManager): Promise<WatchedBase[]> {

@@ -21,7 +21,7 @@ describe('ingestion: pings, replays, failures', () => {
   });
   afterAll(() => app?.close());
 
-  const watch = async () => (await app.running.services.watches.find({ accountId: app.accountId, baseId }))!;
+  const watch = async () => (await app.running.services.watches.find({ baseId }))!;
   const ping = async (mac: string | null, body?: string) => {
     const w = await watch();
     const raw = body ?? JSON.stringify({ base: { id: baseId }, webhook: { id: w.webhookId }, timestamp: new Date().toISOString() });

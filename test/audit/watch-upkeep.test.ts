@@ -20,7 +20,7 @@ describe('upstream watch upkeep and retention', () => {
   });
   afterAll(() => app?.close());
 
-  const watch = async () => (await app.running.services.watches.find({ accountId: app.accountId, baseId }))!;
+  const watch = async () => (await app.running.services.watches.find({ baseId }))!;
 
   it('refreshes a live upstream webhook, and re-creates a lost one, logging the gap; changes keep arriving', async () => {
     const { services } = app.running;

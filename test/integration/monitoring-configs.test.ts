@@ -135,6 +135,6 @@ describe('monitoring configs', () => {
     expect((await app.http('DELETE', `/monitoring-config/${configs[1].id}`)).status).toBe(204);
     expect(await hooksOf(catalog)).toHaveLength(0);
     expect((await app.http('GET', `/monitoring-config/${configs[1].id}`)).status).toBe(404);
-    expect(await app.running.services.watches.find({ accountId: app.accountId, baseId: catalog })).toBeNull();
+    expect(await app.running.services.watches.find({ baseId: catalog })).toBeNull();
   });
 });

@@ -29,6 +29,8 @@ export async function startTestApp(env: Record<string, string> = {}, logStream?:
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
+    // Beside the database by default, but a PostgreSQL test's would land in the shared data/ folder.
+    SANDBOX_STATE_FILE: join(dir, 'sandbox-state.json'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     UPSTREAM_LOCKOUT_MS: '300',
     UPSTREAM_TIMEOUT_MS: '5000',

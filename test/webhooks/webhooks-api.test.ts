@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER } from '../../src/sandbox/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createWebhook, demoTable, type DemoTable } from './support/webhook-support.js';
 
@@ -216,17 +217,23 @@ describe('DELETE /webhooks/{webhookId} and rotate-secret', () => {
 });
 
 describe('the upstream watch of a webhook’s base', () => {
-  it('is created with the first webhook of an account on a base (no monitoring config needed) and removed with the last', async () => {
-    const { http, accountId } = await app.newAccount();
-    const base = { accountId, baseId: table.baseId };
+  it('is created with the first webhook on a base (no monitoring config needed), shared, and removed with the last of any account', async () => {
+    // A base of its own: the demo base is watched for other tests of this file.
+    const { base: fresh, table: freshTable } = app.running.sandbox!.auth.createUserBase(DEMO_USER.id, 'Watched by webhooks');
+    const first = await app.newAccount();
+    const second = await app.newAccount();
+    const base = { baseId: fresh.id };
     const watches = app.running.services.watches;
     expect(await watches.find(base)).toBeNull();
-    const a = await createWebhook(http, { baseId: table.baseId, event: 'table_create', webhookUrl: ALLOWED });
-    const b = await createWebhook(http, { baseId: table.baseId, event: 'record_create', tableId: table.tableId, webhookUrl: ALLOWED });
+    const a = await createWebhook(first.http, { baseId: fresh.id, event: 'table_create', webhookUrl: ALLOWED });
+    const held = await watches.find(base);
+    expect(held).toMatchObject({ accountId: first.accountId });
+    const b = await createWebhook(second.http, { baseId: fresh.id, event: 'record_create', tableId: freshTable.id, webhookUrl: ALLOWED });
+    // The second account's webhook is served by the same upstream watch.
+    expect((await watches.find(base))!.id).toBe(held!.id);
+    await first.http('DELETE', `/webhooks/${a.webhook.webhookId}`);
     expect(await watches.find(base)).not.toBeNull();
-    await http('DELETE', `/webhooks/${a.webhook.webhookId}`);
-    expect(await watches.find(base)).not.toBeNull();
-    await http('DELETE', `/webhooks/${b.webhook.webhookId}`);
+    await second.http('DELETE', `/webhooks/${b.webhook.webhookId}`);
     expect(await watches.find(base)).toBeNull();
   });
 });

@@ -69,3 +69,8 @@ export interface WatchedBase {
   accountId: string;
   baseId: string;
 }
+
+/** A base whose changes are being fanned out, and the accounts that get none now (their connection cannot reach it). */
+export interface IngestedBase extends WatchedBase {
+  pausedAccounts: ReadonlySet<string>;
+}

@@ -1,13 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import type { WebhookPayloadPage } from '../../upstream/webhook-types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { scopeAllows, type ChangeEvent, type MonitoringScope, type WatchedBase } from './change-event.js';
+import { scopeAllows, type ChangeEvent, type IngestedBase, type MonitoringScope } from './change-event.js';
 import { bumpChangeVersions } from './change-version.js';
 import type { ChangeSink } from './change-pipeline.js';
 import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
-import type { UpstreamWatchService } from './upstream-watch.service.js';
+import { holderLossReason, isHolderLoss, type UpstreamWatchService } from './upstream-watch.service.js';
 
 /** Told after a commit which configs got entries (the Changes-table writer, GraphQL subscriptions). */
 export type EntriesLoggedListener = (configId: string, entries: ChangeEntry[]) => void;
@@ -55,17 +56,28 @@ export class ChangeIngestService {
 
   private async ingestPages(watchId: string): Promise<IngestResult> {
     const total: IngestResult = { payloads: 0, changes: 0, entries: 0 };
-    let watch = await this.watches.findById(watchId);
-    if (!watch || watch.status !== 'active') return total;
-    const base: WatchedBase = { accountId: watch.accountId, baseId: watch.baseId };
+    const found = await this.watches.findById(watchId);
+    if (!found || found.status !== 'active') return total;
+    let watch: UpstreamWatch = found;
+    const base: IngestedBase = {
+      accountId: watch.accountId,
+      baseId: watch.baseId,
+      pausedAccounts: await this.watches.pausedAccounts(watch.baseId),
+    };
     for (;;) {
       const reading = watch;
-      // Payloads are read through the connection that owns the webhook: an integration sees only its own.
-      const upstream = await this.access.forAccount(watch.accountId);
-      const page = await upstream.listWebhookPayloads(watch.baseId, watch.webhookId, {
-        cursor: watch.payloadCursor,
-        limit: PAYLOAD_PAGE,
-      });
+      // Payloads are read through the holder's connection: an integration sees only its own webhooks.
+      let upstream: UpstreamClient;
+      let page: WebhookPayloadPage;
+      try {
+        upstream = await this.access.forAccount(watch.accountId);
+        page = await upstream.listWebhookPayloads(watch.baseId, watch.webhookId, { cursor: watch.payloadCursor, limit: PAYLOAD_PAGE });
+      } catch (error) {
+        const moved = isHolderLoss(error) ? await this.watches.moveHolder(watch, holderLossReason(error)) : null;
+        if (!moved) throw error;
+        watch = moved;
+        continue;
+      }
       const payloads = page.payloads as PayloadLike[];
       const failedAt = payloads.findIndex((p) => p.error === true);
       const usable = failedAt === -1 ? payloads : payloads.slice(0, failedAt);
@@ -109,7 +121,7 @@ export class ChangeIngestService {
   private async commitPage(
     manager: EntityManager,
     watch: UpstreamWatch,
-    base: WatchedBase,
+    base: IngestedBase,
     changes: ChangeEvent[],
     nextCursor: number,
     names: TableNames,
@@ -128,7 +140,11 @@ export class ChangeIngestService {
     if (moved.affected !== 1) throw new CursorMoved();
 
     const logged = new Map<string, ChangeEntry[]>();
-    const configs = await manager.findBy(MonitoringConfig, { accountId: base.accountId, baseId: base.baseId });
+    // Every account's configs of the base: the watch is shared. Left out: accounts whose connection cannot reach the
+    // upstream now, and configs whose account was found unable to see the base (the upkeep checks each account's view).
+    const configs = (await manager.findBy(MonitoringConfig, { baseId: base.baseId })).filter(
+      (c) => c.status !== 'monitored_base_missing' && !base.pausedAccounts.has(c.accountId),
+    );
     // A Changes table inside the monitored base itself must not log its own rows.
     const ownTables = new Set(configs.filter((c) => c.monitoringBaseId === c.baseId).map((c) => c.monitoringTableId));
     const relevant = changes.filter((c) => !ownTables.has(c.tableId));

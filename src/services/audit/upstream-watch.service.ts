@@ -1,10 +1,11 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { UpstreamWatch } from '../../entities/index.js';
-import { unauthorized } from '../../errors.js';
+import { isAppError, unauthorized } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
+import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { webhookMac } from '../../upstream/webhook-mac.js';
 import type { WebhookSpecification } from '../../upstream/webhook-types.js';
 import { isUniqueViolation } from '../db-errors.js';
@@ -28,8 +29,11 @@ export interface UpstreamWatchOptions {
 }
 
 /**
- * One upstream webhook per (account, base) while any demand (monitoring configs, forwarding webhooks) needs it:
- * created, verified against pings, refreshed before it expires and re-created when the upstream disabled it.
+ * One upstream webhook per base while any demand of any account (monitoring configs, forwarding webhooks) needs it,
+ * shared by all of them: the platform allows 10 webhooks per base and 2 per OAuth integration, and an integration
+ * sees only its own. It is created and read through one account's connection, its holder (`accountId`); its changes
+ * go to every account that watches the base. When the holder can no longer read it (connection removed, needs
+ * re-authorisation, lost access), the watch moves to another account that watches the base, and the gap is logged.
  */
 export class UpstreamWatchService {
   private readonly repository: Repository<UpstreamWatch>;
@@ -50,8 +54,9 @@ export class UpstreamWatchService {
     this.demands.push(demand);
   }
 
-  find(base: WatchedBase): Promise<UpstreamWatch | null> {
-    return this.repository.findOneBy({ accountId: base.accountId, baseId: base.baseId });
+  /** The base's watch, whichever account holds it. */
+  find(base: Pick<WatchedBase, 'baseId'>): Promise<UpstreamWatch | null> {
+    return this.repository.findOneBy({ baseId: base.baseId });
   }
 
   findById(id: string): Promise<UpstreamWatch | null> {
@@ -62,7 +67,7 @@ export class UpstreamWatchService {
     return this.repository.find({ order: { createdAt: 'ASC' } });
   }
 
-  /** Makes sure the base is watched for the account; idempotent. */
+  /** Makes sure the base is watched (through the asking account's connection when a watch must be made); idempotent. */
   ensure(base: WatchedBase): Promise<UpstreamWatch> {
     return this.mutex.run(keyOf(base), async () => {
       const existing = await this.find(base);
@@ -87,7 +92,7 @@ export class UpstreamWatchService {
       try {
         await this.repository.insert(watch);
       } catch (error) {
-        // Another process watched it first: keep theirs, drop ours.
+        // Another process (or account) watched it first: keep theirs, drop ours.
         await this.deleteUpstream(base.accountId, base.baseId, created.id);
         if (isUniqueViolation(error)) return (await this.find(base))!;
         throw error;
@@ -97,7 +102,7 @@ export class UpstreamWatchService {
     });
   }
 
-  /** Stops watching when no demand needs the base any more. */
+  /** Stops watching when no demand of any account needs the base any more. */
   release(base: WatchedBase): Promise<void> {
     return this.mutex.run(keyOf(base), async () => {
       if (await this.isNeeded(this.dataSource.manager, base)) return;
@@ -184,6 +189,10 @@ export class UpstreamWatchService {
         );
         refreshed += 1;
       } catch (error) {
+        if (isHolderLoss(error) && (await this.moveHolder(watch, holderLossReason(error)))) {
+          recreated += 1;
+          continue;
+        }
         this.options.logger.warn({ err: safeError(error), baseId: watch.baseId }, 'upstream watch upkeep failed');
       }
     }
@@ -194,11 +203,13 @@ export class UpstreamWatchService {
    * Replaces a webhook the upstream will not serve any more. Changes made between the last payload read and the
    * new webhook cannot be recovered from the upstream: that gap is logged.
    */
-  recreate(watch: UpstreamWatch, reason: string): Promise<UpstreamWatch> {
+  recreate(watch: UpstreamWatch, reason: string, holder = watch.accountId): Promise<UpstreamWatch> {
     return this.mutex.run(keyOf(watch), async () => {
-      const created = await this.createUpstream(watch.accountId, watch.baseId);
+      const created = await this.createUpstream(holder, watch.baseId);
       const old = watch.webhookId;
+      const oldHolder = watch.accountId;
       Object.assign(watch, {
+        accountId: holder,
         webhookId: created.id,
         macSecret: this.secrets.seal(created.macSecretBase64),
         payloadCursor: 1,
@@ -207,13 +218,48 @@ export class UpstreamWatchService {
         updatedAt: new Date(),
       });
       await this.repository.save(watch);
-      await this.deleteUpstream(watch.accountId, watch.baseId, old);
+      await this.deleteUpstream(oldHolder, watch.baseId, old);
       this.options.logger.warn(
         { baseId: watch.baseId, oldWebhookId: old, webhookId: created.id, gapSince: watch.lastReadAt?.toISOString() ?? null, reason },
         'upstream watch re-created: changes since gapSince may be missing from the audit log',
       );
       return watch;
     });
+  }
+
+  /**
+   * The holder cannot read the watch any more: another account that watches the base and can reach the upstream
+   * re-creates it with its own connection (the gap since the last read is logged). Null when no account can.
+   */
+  async moveHolder(watch: UpstreamWatch, reason: string): Promise<UpstreamWatch | null> {
+    const candidates = (await this.accountsWatching(watch.baseId)).filter((accountId) => accountId !== watch.accountId);
+    for (const accountId of candidates) {
+      if (!(await this.access.canReach(accountId))) continue;
+      try {
+        const moved = await this.recreate(watch, `${reason}; moved to another account's connection`, accountId);
+        this.options.logger.warn({ baseId: watch.baseId, holder: accountId }, 'upstream watch moved to another account');
+        return moved;
+      } catch (error) {
+        this.options.logger.warn({ err: safeError(error), baseId: watch.baseId, candidate: accountId }, 'could not move the upstream watch');
+      }
+    }
+    return null;
+  }
+
+  /** Every account that needs the base (configs, forwarding webhooks), oldest demand first within each kind. */
+  async accountsWatching(baseId: string): Promise<string[]> {
+    const accounts = new Set<string>();
+    for (const demand of this.demands) for (const id of await demand.accounts(this.dataSource.manager, baseId)) accounts.add(id);
+    return [...accounts];
+  }
+
+  /** The accounts watching the base whose connection cannot reach the upstream now: they get none of its changes. */
+  async pausedAccounts(baseId: string): Promise<Set<string>> {
+    const paused = new Set<string>();
+    for (const accountId of await this.accountsWatching(baseId)) {
+      if (!(await this.access.canReach(accountId))) paused.add(accountId);
+    }
+    return paused;
   }
 
   async markError(watch: UpstreamWatch): Promise<void> {
@@ -241,4 +287,16 @@ export class UpstreamWatchService {
   }
 }
 
-const keyOf = (base: WatchedBase) => `${base.accountId}:${base.baseId}`;
+const keyOf = (base: Pick<WatchedBase, 'baseId'>) => base.baseId;
+
+/** The holder's connection cannot read the watch: gone, needing re-authorisation, or no longer allowed the base. */
+export function isHolderLoss(error: unknown): boolean {
+  if (isAppError(error) && error.code === 'upstream_not_connected') return true;
+  return isUpstreamRequestError(error) && [401, 403, 404].includes(error.upstreamStatus ?? 0);
+}
+
+export function holderLossReason(error: unknown): string {
+  return isAppError(error) && error.code === 'upstream_not_connected'
+    ? 'the holder account’s upstream connection needs re-authorisation or is gone'
+    : 'the holder account’s connection may no longer read the webhook';
+}

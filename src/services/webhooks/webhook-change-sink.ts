@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Webhook, WebhookDelivery } from '../../entities/index.js';
-import type { ChangeEvent, ChangeEventType, WatchedBase } from '../audit/change-event.js';
+import type { ChangeEvent, ChangeEventType, IngestedBase, WatchedBase } from '../audit/change-event.js';
 import type { ChangeSink } from '../audit/change-pipeline.js';
 import { coalesce, eventBodyOf, type WebhookEventBody } from './event-body.js';
 import { insertRows } from './sql.js';
@@ -32,9 +32,10 @@ export class WebhookChangeSink implements ChangeSink {
     private readonly wake: () => void,
   ) {}
 
-  async accept(manager: EntityManager, base: WatchedBase, changes: ChangeEvent[]): Promise<void> {
+  async accept(manager: EntityManager, base: IngestedBase, changes: ChangeEvent[]): Promise<void> {
     if (!changes.length) return;
-    const webhooks = await manager.findBy(Webhook, { accountId: base.accountId, baseId: base.baseId, active: true });
+    // Every account's webhooks of the base (the upstream watch is shared), but those of paused accounts.
+    const webhooks = (await manager.findBy(Webhook, { baseId: base.baseId, active: true })).filter((w) => !base.pausedAccounts.has(w.accountId));
     if (!webhooks.length) return;
     const now = new Date();
     const drafts: Draft[] = [];

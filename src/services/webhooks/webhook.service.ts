@@ -25,7 +25,7 @@ export interface CreateWebhookInput {
   coalesceUpdates?: boolean;
 }
 
-/** The upstream watch of (account, base) exists while some demand needs it (UpstreamWatchService). */
+/** The upstream watch of a base exists while some demand of any account needs it (UpstreamWatchService). */
 export interface BaseWatches {
   ensure(base: WatchedBase): Promise<unknown>;
   release(base: WatchedBase): Promise<void>;
@@ -186,7 +186,16 @@ export class WebhookService implements WatchDemand {
 
   // WatchDemand: a base is watched while the account has an active webhook on it.
   needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {
-    return manager.existsBy(Webhook, { accountId: base.accountId, baseId: base.baseId, active: true });
+    return manager.existsBy(Webhook, { baseId: base.baseId, active: true });
+  }
+
+  async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder(Webhook, 'w')
+      .select('DISTINCT w.account_id', 'accountId')
+      .where('w.base_id = :baseId AND w.active = :active', { baseId, active: true })
+      .getRawMany<{ accountId: string }>();
+    return rows.map((r) => r.accountId);
   }
 
   async all(manager: EntityManager): Promise<WatchedBase[]> {
