@@ -145,7 +145,8 @@ export interface Config {
     mode: 'airtable' | 'sandbox';
     /** Base URL of the upstream API; unset in sandbox mode until the server knows its own address. */
     apiUrl?: string;
-    token: string;
+    /** The deployment's own token (AIRTABLE_TOKEN, or the sandbox's); unset: every account needs a connection. */
+    token?: string;
     requestsPerSecond: number;
     timeoutMs: number;
     maxRetries: number;
@@ -238,7 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ? { type: 'sqlite' as const, path: e.DATABASE_URL.slice('sqlite:'.length) }
     : { type: 'postgres' as const, url: e.DATABASE_URL };
   const dataDir = database.type === 'sqlite' && database.path !== ':memory:' ? dirnameOf(database.path) : 'data';
-  const sandboxMode = e.AIRTABLE_TOKEN === undefined;
+  // The real platform as soon as a token or an OAuth integration is configured; else the built-in sandbox.
+  const sandboxMode = e.AIRTABLE_TOKEN === undefined && e.AIRTABLE_OAUTH_CLIENT_ID === undefined;
   return {
     port: e.PORT,
     // The demo's API and the sandbox with its well-known token stay on this machine unless asked otherwise.
@@ -250,17 +252,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstream: {
       mode: sandboxMode ? 'sandbox' : 'airtable',
       apiUrl: sandboxMode ? undefined : e.AIRTABLE_API_URL.replace(/\/+$/, ''),
-      token: sandboxMode ? e.SANDBOX_TOKEN : (e.AIRTABLE_TOKEN as string),
+      token: sandboxMode ? e.SANDBOX_TOKEN : e.AIRTABLE_TOKEN,
       requestsPerSecond: e.UPSTREAM_REQUESTS_PER_SECOND,
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       maxRetries: e.UPSTREAM_MAX_RETRIES,
       lockoutMs: e.UPSTREAM_LOCKOUT_MS,
       retryBaseDelayMs: e.UPSTREAM_RETRY_BASE_DELAY_MS,
     },
+    sharedToken: e.AIRTABLE_SHARED_TOKEN === 'true' && (sandboxMode || e.AIRTABLE_TOKEN !== undefined),
     oauth: sandboxMode
       ? { clientId: e.AIRTABLE_OAUTH_CLIENT_ID ?? SANDBOX_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET }
       : { clientId: e.AIRTABLE_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET, url: e.AIRTABLE_OAUTH_URL.replace(/\/+$/, '') },
-    sharedToken: e.AIRTABLE_SHARED_TOKEN === 'true',
     sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE, stateFile: sandboxStateFile(e.SANDBOX_STATE_FILE, dataDir) },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mongodbUrl: e.MONGODB_URL,

@@ -13,6 +13,7 @@ import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
+import { upstreamNotConnected } from './errors.js';
 import { UpstreamClient } from './upstream/client.js';
 import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
@@ -95,7 +96,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         retryBaseDelayMs: config.upstream.retryBaseDelayMs,
         logger,
       });
-    const upstream = clientForToken(config.upstream.token);
+    // Without a deployment token the shared client only ever says so: accounts work through their own connections.
+    const upstream = clientForToken(config.upstream.token ?? { userKey: 'none', current: () => Promise.reject(upstreamNotConnected()) });
     const publicUrl = config.publicUrl ?? url;
     const oauthUrl = config.oauth.url ?? (sandbox ? `${publicUrl}/sandbox/airtable` : undefined);
     const services = createServices(dataSource, upstream, config, {

@@ -12,6 +12,17 @@ describe(loadConfig.name, () => {
     expect(config.webhookAllowedHosts).toEqual([]);
   });
 
+  it('uses the real upstream with an OAuth integration alone, where every account needs its own connection', () => {
+    const config = loadConfig({ AIRTABLE_OAUTH_CLIENT_ID: 'client-1' });
+    expect(config.upstream).toMatchObject({ mode: 'airtable', apiUrl: 'https://api.airtable.com' });
+    expect(config.upstream.token).toBeUndefined();
+    expect(config.sharedToken).toBe(false);
+    expect(config.oauth).toEqual({ clientId: 'client-1', clientSecret: undefined, url: 'https://airtable.com' });
+    expect(loadConfig({ AIRTABLE_TOKEN: 'pat1', AIRTABLE_SHARED_TOKEN: 'false' }).sharedToken).toBe(false);
+    expect(loadConfig({ AIRTABLE_TOKEN: 'pat1' }).sharedToken).toBe(true);
+    expect(loadConfig({}).oauth).toEqual({ clientId: 'basewatch-sandbox', clientSecret: undefined });
+  });
+
   it('listens on loopback only in sandbox mode, on every interface with a real upstream, and as HOST says', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ AIRTABLE_TOKEN: 'pat123' }).host).toBe('0.0.0.0');
