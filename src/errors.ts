@@ -44,6 +44,9 @@ export const invalidRequest = (message: string) => new AppError('invalid_request
 export const unauthorized = (message = 'Missing or invalid API key') => new AppError('unauthorized', message);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string) => new AppError('conflict', message);
+/** A base the caller's connection does not see: the same answer whether it exists elsewhere or not at all (CONTRACT §8). */
+export const upstreamBaseNotFound = (baseId: string) =>
+  new AppError('not_found', `Upstream base ${baseId} not found for this account's connection`);
 export const upstreamNotConnected = (
   message = 'This account has no upstream connection: connect one with PUT /connection (a personal access token) or POST /connection/oauth/start',
 ) => new AppError('upstream_not_connected', message);

@@ -61,7 +61,7 @@ export const monitoringRoutes = {
     operationId: 'createMonitoringConfig',
     summary: 'Log a base’s changes into a Changes table (extension)',
     description:
-      'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per account and base. 409 when the base is logged into that table already; 400 for unknown upstream bases or tables.',
+      'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per base, shared by every account that watches it. 409 when the base is logged into that table already; 404 for a base the account’s connection does not see (whether it exists elsewhere or not), 400 for an unknown table.',
     tag,
     body: z.strictObject({
       baseId: UpstreamBaseId,
@@ -76,7 +76,7 @@ export const monitoringRoutes = {
         .openapi({ description: 'the upstream workspace (the upstream API does not tell it); default ""' }),
     }),
     success: { status: 201, description: 'The new config', schema: ConfigResponse },
-    errors: [400, 401, 409, 413, 429, 502],
+    errors: [400, 401, 404, 409, 413, 429, 502],
   }),
   get: defineRoute({
     method: 'get',

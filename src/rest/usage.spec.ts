@@ -91,7 +91,7 @@ export const usageRoutes = {
     path: '/usage/bases',
     operationId: 'createUsageBase',
     summary: 'Track a base (extension)',
-    description: 'Starts daily counts of an upstream base. 409 when the base is tracked already; 400 when the upstream account has no such base.',
+    description: 'Starts daily counts of an upstream base. 409 when the base is tracked already; 404 when the account’s upstream connection does not see the base (whether it exists elsewhere or not).',
     tag,
     body: z.strictObject({
       baseId: UpstreamBaseId,
@@ -100,7 +100,7 @@ export const usageRoutes = {
       timezone: TimeZone.optional().openapi({ default: 'UTC' }),
     }),
     success: { status: 201, description: 'The tracked base', schema: z.strictObject({ base: UsageBaseBody }) },
-    errors: [400, 401, 409, 413, 429, 502],
+    errors: [400, 401, 404, 409, 413, 429, 502],
   }),
   update: defineRoute({
     method: 'patch',

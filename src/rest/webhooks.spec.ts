@@ -114,7 +114,7 @@ export const webhookRoutes = {
       description: 'The webhook and its signing secret (`whsec_…`, shown only here)',
       schema: z.strictObject({ webhook: WebhookBody, secret: z.string() }),
     },
-    errors: [400, 401, 409, 413, 429, 502],
+    errors: [400, 401, 404, 409, 413, 429, 502],
   }),
   remove: defineRoute({
     method: 'delete',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { ChangeOutbox, MonitoringConfig } from '../entities/index.js';
-import { conflict, invalidRequest, notFound } from '../errors.js';
+import { conflict, invalidRequest, notFound, upstreamBaseNotFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
@@ -76,9 +76,9 @@ export class MonitoringConfigService implements WatchDemand {
     const upstream = await this.access.forAccount(accountId);
     const bases = await upstream.listBases();
     const monitored = bases.find((b) => b.id === input.baseId);
-    if (!monitored) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
+    if (!monitored) throw upstreamBaseNotFound(input.baseId);
     const monitoring = bases.find((b) => b.id === input.monitoringBaseId);
-    if (!monitoring) throw invalidRequest(`The upstream account has no base ${input.monitoringBaseId}`);
+    if (!monitoring) throw upstreamBaseNotFound(input.monitoringBaseId);
     if (input.monitoringTableId && (await this.repository.existsBy({ accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }))) {
       throw conflict(`Base ${input.baseId} is logged into table ${input.monitoringTableId} already`);
     }

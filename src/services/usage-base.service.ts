@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
 import { UsageBase } from '../entities/index.js';
-import { conflict, invalidRequest, notFound } from '../errors.js';
+import { conflict, notFound, upstreamBaseNotFound } from '../errors.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
@@ -70,7 +70,7 @@ export class UsageBaseService {
     }
     const upstream = await this.access.forAccount(accountId);
     const upstreamBase = (await upstream.listBases()).find((b) => b.id === input.baseId);
-    if (!upstreamBase) throw invalidRequest(`The upstream account has no base ${input.baseId}`);
+    if (!upstreamBase) throw upstreamBaseNotFound(input.baseId);
     const now = new Date();
     const base = Object.assign(new UsageBase(), {
       id: randomUUID(),

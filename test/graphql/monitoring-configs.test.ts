@@ -75,8 +75,6 @@ describe('createMonitoringConfig', () => {
     const count = (await app.http('GET', '/monitoring-config')).body.configs.length;
     const refused = [
       { baseId: 'not-an-id', monitoringBaseId: changeLog },
-      { baseId: 'appAAAAAAAAAAAAAA', monitoringBaseId: changeLog },
-      { baseId: catalog, monitoringBaseId: 'appAAAAAAAAAAAAAA' },
       { baseId: catalog, monitoringBaseId: changeLog, monitoringTableId: 'Changes' },
       { baseId: catalog, monitoringBaseId: changeLog, monitoringTableId: 'tblAAAAAAAAAAAAAA' },
       { baseId: catalog, monitoringBaseId: changeLog, workspaceId: 'workspace' },
@@ -91,6 +89,13 @@ describe('createMonitoringConfig', () => {
     ]) {
       expect(codesOf(await graphql(CREATE, { input })), JSON.stringify(input)).toEqual(['invalid_request']);
       expect((await app.http('POST', '/monitoring-config', { body: input })).status, JSON.stringify(input)).toBe(400);
+    }
+    for (const input of [
+      { baseId: 'appAAAAAAAAAAAAAA', monitoringBaseId: changeLog },
+      { baseId: catalog, monitoringBaseId: 'appAAAAAAAAAAAAAA' },
+    ]) {
+      expect(codesOf(await graphql(CREATE, { input })), JSON.stringify(input)).toEqual(['not_found']);
+      expect((await app.http('POST', '/monitoring-config', { body: input })).status, JSON.stringify(input)).toBe(404);
     }
     expect((await app.http('GET', '/monitoring-config')).body.configs).toHaveLength(count);
   });

@@ -48,7 +48,6 @@ describe('createUsageBase', () => {
     const baseId = await upstreamBaseId(app.http, DEMO_BASES.marketing);
     const refused = [
       { baseId: 'not-an-id' },
-      { baseId: 'appAAAAAAAAAAAAAA' },
       { baseId, scheduledHour: 24 },
       { baseId, scheduledHour: -1 },
       { baseId, baseName: '' },
@@ -60,6 +59,9 @@ describe('createUsageBase', () => {
       expect(codesOf(res), JSON.stringify(input)).toEqual(['invalid_request']);
       expect((await app.http('POST', '/usage/bases', { body: input })).status, JSON.stringify(input)).toBe(400);
     }
+    // A base the connection does not see: not_found, as over REST.
+    expect(codesOf(await graphql(CREATE, { input: { baseId: 'appAAAAAAAAAAAAAA' } }))).toEqual(['not_found']);
+    expect((await app.http('POST', '/usage/bases', { body: { baseId: 'appAAAAAAAAAAAAAA' } })).status).toBe(404);
     const badZone = await graphql(CREATE, { input: { baseId, timezone: 'Mars/Olympus' } });
     expect(codesOf(badZone)).toEqual(['invalid_request']);
     expect((await app.http('GET', '/usage/bases')).body.bases).toHaveLength(1);

@@ -82,7 +82,6 @@ describe('createWebhook', () => {
       { event: 'record_update', tableId: table.tableId, columnId: 'name' },
       { event: 'record_create', tableId: 'tblAAAAAAAAAAAAAA' },
       { event: 'column_delete', tableId: table.tableId, columnId: 'fldAAAAAAAAAAAAAA' },
-      { event: 'table_create', baseId: 'appAAAAAAAAAAAAAA' },
       { event: 'table_create', baseId: 'base' },
       { event: 'table_create', webhookUrl: 'ftp://example.com/hook' },
       { event: 'table_create', webhookUrl: 'https://10.0.0.1/hook' },
@@ -94,6 +93,9 @@ describe('createWebhook', () => {
       expect(codesOf(await graphql(CREATE, { input })), JSON.stringify(fields)).toEqual(['invalid_request']);
       expect((await app.http('POST', '/webhooks', { body: input })).status, JSON.stringify(fields)).toBe(400);
     }
+    const unseen = { baseId: 'appAAAAAAAAAAAAAA', webhookUrl: url, event: 'table_create' };
+    expect(codesOf(await graphql(CREATE, { input: unseen }))).toEqual(['not_found']);
+    expect((await app.http('POST', '/webhooks', { body: unseen })).status).toBe(404);
     expect(await restWebhooks()).toEqual(before);
   });
 });

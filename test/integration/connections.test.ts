@@ -15,7 +15,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await startTestApp({ LOG_LEVEL: 'debug' }, logStream);
+  app = await startTestApp({ LOG_LEVEL: 'debug', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:65000' }, logStream);
 });
 afterAll(() => app.close());
 
@@ -84,7 +84,11 @@ describe('tenancy: what an account sees upstream is what its connection sees', (
     expect((await first.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([ada.base.id]);
     expect((await second.http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([bob.base.id]);
     expect((await first.http('GET', `/airtable/bases/${bob.base.id}/tables`)).status).toBe(404);
-    expect((await first.http('POST', '/usage/bases', { body: { baseId: bob.base.id } })).status).toBe(400);
+    // Tracking, configs and webhooks on the other user's base: 404, as for a base that does not exist.
+    expect((await first.http('POST', '/usage/bases', { body: { baseId: bob.base.id } })).status).toBe(404);
+    expect((await first.http('POST', '/monitoring-config', { body: { baseId: bob.base.id, monitoringBaseId: ada.base.id } })).status).toBe(404);
+    const webhook = { baseId: bob.base.id, event: 'table_create', webhookUrl: 'http://127.0.0.1:65000/hook' };
+    expect((await first.http('POST', '/webhooks', { body: webhook })).status).toBe(404);
 
     const tracked = await first.http('POST', '/usage/bases', { body: { baseId: ada.base.id } });
     expect(tracked.status).toBe(201);

@@ -82,10 +82,19 @@ describe('monitoring configs', () => {
     expect(again.body.code).toBe('conflict');
   });
 
-  it('rejects unknown bases and tables, bad fields and unknown body fields with 400', async () => {
-    const cases = [
+  it('answers 404 for a base the connection does not see, either of the two', async () => {
+    for (const body of [
       { baseId: 'appAAAAAAAAAAAAAA', monitoringBaseId: changeLog },
       { baseId: catalog, monitoringBaseId: 'appAAAAAAAAAAAAAA' },
+    ]) {
+      const res = await app.http('POST', '/monitoring-config', { body });
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+  });
+
+  it('rejects unknown tables, bad fields and unknown body fields with 400', async () => {
+    const cases = [
       { baseId: catalog, monitoringBaseId: changeLog, monitoringTableId: 'tblAAAAAAAAAAAAAA' },
       { baseId: catalog, monitoringBaseId: changeLog, scope: 'everything' },
       { baseId: catalog, monitoringBaseId: changeLog, timezone: 'Mars/Olympus' },

@@ -48,7 +48,6 @@ describe('POST /usage/bases', () => {
   it.each([
     [{}, /baseId/],
     [{ baseId: 'appNoSuchBase00000' }, /baseId/],
-    [{ baseId: 'appNoSuchBase0000' }, /no base appNoSuchBase0000/],
     [{ baseId: 'appNoSuchBase0000', scheduledHour: 24 }, /scheduledHour/],
     [{ baseId: 'appNoSuchBase0000', scheduledHour: 1.5 }, /scheduledHour/],
     [{ baseId: 'appNoSuchBase0000', timezone: 'Mars/Base' }, /timezone/],
@@ -58,6 +57,12 @@ describe('POST /usage/bases', () => {
     const res = await app.http('POST', '/usage/bases', { body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: expect.stringMatching(message), code: 'invalid_request' });
+  });
+
+  it('answers 404 for a base the connection does not see (no such base, or another user’s): no existence leak', async () => {
+    const res = await app.http('POST', '/usage/bases', { body: { baseId: 'appNoSuchBase0000' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 'not_found', message: "Upstream base appNoSuchBase0000 not found for this account's connection" });
   });
 });
 

@@ -63,7 +63,6 @@ describe('POST /webhooks', () => {
     ['columnId on column_create', (t) => ({ baseId: t.baseId, event: 'column_create', tableId: t.tableId, columnId: t.fieldIds[0] }), /columnId/],
     ['columnId on a table event', (t) => ({ baseId: t.baseId, event: 'table_update', columnId: t.fieldIds[0] }), /columnId/],
     ['a malformed columnId', (t) => ({ baseId: t.baseId, event: 'record_update', tableId: t.tableId, columnId: 'name' }), /columnId/],
-    ['a base the upstream does not have', (t) => ({ baseId: 'appAAAAAAAAAAAAAA', event: 'record_create', tableId: t.tableId }), /no base appAAAAAAAAAAAAAA/],
     ['a table the base does not have', (t) => ({ baseId: t.baseId, event: 'record_create', tableId: 'tblAAAAAAAAAAAAAA' }), /no table tblAAAAAAAAAAAAAA/],
     ['a field the table does not have', (t) => ({ baseId: t.baseId, event: 'column_delete', tableId: t.tableId, columnId: 'fldAAAAAAAAAAAAAA' }), /no field fldAAAAAAAAAAAAAA/],
     ['an unknown body field', (t) => ({ baseId: t.baseId, event: 'table_create', secret: 'mine' }), /secret/],
@@ -72,6 +71,12 @@ describe('POST /webhooks', () => {
     const res = await app.http('POST', '/webhooks', { body: { webhookUrl: ALLOWED, ...body(table) } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'invalid_request', message: expect.stringMatching(message) });
+  });
+
+  it('answers 404 for a base the connection does not see', async () => {
+    const res = await app.http('POST', '/webhooks', { body: { webhookUrl: ALLOWED, baseId: 'appAAAAAAAAAAAAAA', event: 'record_create', tableId: table.tableId } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 'not_found', message: expect.stringMatching(/Upstream base appAAAAAAAAAAAAAA not found/) });
   });
 
   it('rejects a missing webhookUrl', async () => {

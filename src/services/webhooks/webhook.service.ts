@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { Webhook, WebhookDelivery, type WebhookDeactivationReason } from '../../entities/index.js';
-import { AppError, invalidRequest, notFound } from '../../errors.js';
+import { AppError, invalidRequest, notFound, upstreamBaseNotFound } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
 import type { UpstreamTable } from '../../upstream/types.js';
 import type { WatchedBase } from '../audit/change-event.js';
@@ -216,7 +216,7 @@ export class WebhookService implements WatchDemand {
       tables = await this.tables.listTables(accountId, baseId);
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') {
-        throw invalidRequest(`The upstream account has no base ${baseId}`);
+        throw upstreamBaseNotFound(baseId);
       }
       throw error;
     }
