@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { UpstreamWatch } from '../../src/entities/index.js';
 import type { Http } from '../support/http.js';
+import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { allChanges, AUDIT_APP_ENV, eventually, relaxSandboxRateLimit } from './audit-support.js';
 
@@ -15,15 +15,7 @@ describe('one upstream watch per base, shared by every account that watches it',
   let tableName: string;
   const accounts: Array<{ http: Http; accountId: string; configId: string; userId: string; token: string }> = [];
 
-  async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${app.url}/sandbox/airtable/_control/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return (await res.json()) as T;
-  }
+  const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 
   /** A record made by the base's owner, through its own token, as a change made in Airtable would be. */
   async function addRecord(name: string): Promise<void> {

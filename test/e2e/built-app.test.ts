@@ -45,22 +45,7 @@ describe('the built service (node dist/src/main.js)', () => {
   }, 60_000);
 
   it('on SIGTERM finishes the running count and its request, then exits 0 with the snapshot stored', async () => {
-    const apiKey = generateApiKey();
-    const env = { DATABASE_URL: `sqlite:${join(dir, 'shutdown.sqlite')}`, BOOTSTRAP_API_KEY: apiKey };
-    const service = await startBuiltService(env);
-    const http = createHttp(service.url, apiKey);
-    const base = await trackBase(http, DEMO_BASES.catalog);
-    const faults = await fetch(`${service.url}/sandbox/airtable/_control/faults`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 400 }),
-    });
-    expect(faults.status).toBe(200);
-
-    const run = http('POST', `/usage/bases/${base.id}/run`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    service.child.kill('SIGTERM');
-    const result = await run;
+    const { service, env, apiKey, base, result } = await sigtermDuringCount('shutdown', 400, {});
     expect(result.status).toBe(200);
     expect(result.body.status).toBe('success');
     expect(await service.exited).toBe(0);
@@ -74,22 +59,7 @@ describe('the built service (node dist/src/main.js)', () => {
   }, 60_000);
 
   it('answers 503 unavailable to a count abandoned at the shutdown deadline, logs it, and exits 0', async () => {
-    const apiKey = generateApiKey();
-    const env = { DATABASE_URL: `sqlite:${join(dir, 'abandoned.sqlite')}`, BOOTSTRAP_API_KEY: apiKey, SHUTDOWN_TIMEOUT_MS: '300' };
-    const service = await startBuiltService(env);
-    const http = createHttp(service.url, apiKey);
-    const base = await trackBase(http, DEMO_BASES.catalog);
-    const faults = await fetch(`${service.url}/sandbox/airtable/_control/faults`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ latencyMs: 5_000 }),
-    });
-    expect(faults.status).toBe(200);
-
-    const run = http('POST', `/usage/bases/${base.id}/run`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    service.child.kill('SIGTERM');
-    const result = await run;
+    const { service, result } = await sigtermDuringCount('abandoned', 5_000, { SHUTDOWN_TIMEOUT_MS: '300' });
     expect(result.status).toBe(503);
     expect(result.body).toEqual({ code: 'unavailable', message: 'The service is shutting down: the count was abandoned' });
     expect(await service.exited).toBe(0);
@@ -97,6 +67,25 @@ describe('the built service (node dist/src/main.js)', () => {
     expect(JSON.parse(abandonedLine!)).toMatchObject({ level: 40, counts: 1, shutdownTimeoutMs: 300 });
   }, 60_000);
 });
+
+/** A built service counting the demo catalog, every upstream answer `latencyMs` late, sent SIGTERM 300 ms in. */
+async function sigtermDuringCount(name: string, latencyMs: number, extraEnv: Record<string, string>) {
+  const apiKey = generateApiKey();
+  const env = { DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite`)}`, BOOTSTRAP_API_KEY: apiKey, ...extraEnv };
+  const service = await startBuiltService(env);
+  const http = createHttp(service.url, apiKey);
+  const base = await trackBase(http, DEMO_BASES.catalog);
+  const faults = await fetch(`${service.url}/sandbox/airtable/_control/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs }),
+  });
+  expect(faults.status).toBe(200);
+  const run = http('POST', `/usage/bases/${base.id}/run`);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  service.child.kill('SIGTERM');
+  return { service, env, apiKey, base, result: await run };
+}
 
 describe('the built service killed while reading upstream changes', () => {
   it('loses nothing and logs nothing twice after a SIGKILL while payloads are read (before the commit)', async () => {

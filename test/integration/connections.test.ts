@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { runCli } from '../support/processes.js';
+import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
@@ -19,17 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** The sandbox's control API, with its admin token. */
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}/sandbox/airtable/_control/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 
 /** A new upstream user of the sandbox with one base of its own, and that user's personal access token. */
 async function upstreamUser(name: string) {
@@ -260,11 +250,7 @@ describe('without the shared token (AIRTABLE_SHARED_TOKEN=false)', () => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ code: 'upstream_not_connected', message: expect.stringMatching(/no upstream connection/) });
       expect((await solo.http('POST', '/usage/bases', { body: { baseId: 'appAAAAAAAAAAAAAA' } })).body.code).toBe('upstream_not_connected');
-      const user = await fetch(`${solo.url}/sandbox/airtable/_control/users`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'solo@example.com' }),
-      }).then((r) => r.json() as Promise<{ token: string }>);
+      const user = await sandboxControl(solo.url)<{ token: string }>('POST', 'users', { email: 'solo@example.com' });
       expect((await solo.http('PUT', '/connection', { body: { token: user.token } })).status).toBe(200);
       expect((await solo.http('GET', '/airtable/bases')).body).toEqual({ bases: [] });
     } finally {
