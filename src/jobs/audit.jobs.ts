@@ -90,13 +90,11 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
     { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
   );
 
-  // Accounts whose connection needs re-authorisation are left out until they reconnect: their reads and writes
-  // would only be refused (the connection's own warning says why, once).
+  // Every watch is read (one whose holder cannot reach the upstream moves to another account's connection), but
+  // Changes-table writes of accounts whose connection needs re-authorisation wait until they reconnect.
   agenda.define(AUDIT_POLL_JOB, async () => {
     const reachable = memoize((accountId: string) => services.upstreamAccess.canReach(accountId));
-    for (const watch of await services.watches.listAll()) {
-      if (await reachable(watch.accountId)) await enqueueIngest(watch.id);
-    }
+    for (const watch of await services.watches.listAll()) await enqueueIngest(watch.id);
     for (const { configId, accountId, dueAt } of await services.changeWriter.pending()) {
       if (await reachable(accountId)) await enqueueWrite(configId, dueAt);
     }
@@ -106,9 +104,11 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
     AUDIT_MAINTAIN_JOB,
     async () => {
       const configs = await services.configHealth.checkAll();
+      // A watch that a release in another process removed while a new demand appeared is made again here.
+      const rewatched = await services.watches.reconcile();
       const upkeep = await services.watches.maintain();
       const pruned = await services.changeRetention.prune();
-      logger.info({ configs, ...upkeep, pruned }, 'audit upkeep');
+      logger.info({ configs, rewatched, ...upkeep, pruned }, 'audit upkeep');
     },
     { lockLifetime: options.lockLifetimeMs, concurrency: 1 },
   );

@@ -17,6 +17,7 @@ export interface OAuthClientOptions {
   clientId: string;
   /** Confidential integrations authenticate with HTTP Basic; public ones send client_id in the body. */
   clientSecret?: string;
+  /** Of one token request, default 10 s (well inside the refresh claim's 60 s). */
   timeoutMs?: number;
 }
 
@@ -39,9 +40,12 @@ export class OAuthTokenError extends Error {
     this.name = 'OAuthTokenError';
   }
 
-  /** The grant is dead (expired, rotated or revoked refresh token, spent code): only the user can renew it. */
+  /**
+   * The grant is dead (expired, rotated or revoked refresh token, spent code): only the user can renew it. Not
+   * `invalid_client`: that is the deployment's configuration, and fixing it must not need every user to reconnect.
+   */
   get needsReauthorization(): boolean {
-    return this.error === 'invalid_grant' || this.status === 401;
+    return this.error === 'invalid_grant';
   }
 }
 
@@ -107,7 +111,7 @@ export class OAuthClient {
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
     });
     const json: unknown = await response.json().catch(() => ({}));
     if (!response.ok) {

@@ -63,6 +63,21 @@ describe('one upstream watch per base, shared by every account that watches it',
     }
   }, 60_000);
 
+  it('gives nothing more to an account whose connection no longer sees the base (another upstream user)', async () => {
+    const switching = accounts[ACCOUNTS - 1]!;
+    const stranger = await control<{ token: string }>('POST', 'users', { email: 'stranger@example.com' });
+    expect((await switching.http('PUT', '/connection', { body: { token: stranger.token } })).status).toBe(200);
+    await addRecord('Not for the stranger');
+    const other = accounts[1]!;
+    await eventually(() => logged(other.configId, other.http), (list) => names(list).includes('Not for the stranger'));
+    expect(names(await logged(switching.configId, switching.http))).not.toContain('Not for the stranger');
+    // Back to its own user: its changes resume.
+    expect((await switching.http('PUT', '/connection', { body: { token: switching.token } })).status).toBe(200);
+    await addRecord('Back again');
+    const changes = await eventually(() => logged(switching.configId, switching.http), (list) => names(list).includes('Back again'));
+    expect(names(changes)).toContain('Back again');
+  }, 60_000);
+
   it('moves the watch to another account when the holder’s grant is revoked, logging the gap; the holder gets nothing more', async () => {
     const holder = accounts[0]!;
     await control('POST', 'tokens/revoke', { token: holder.token });

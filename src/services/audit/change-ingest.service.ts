@@ -59,11 +59,7 @@ export class ChangeIngestService {
     const found = await this.watches.findById(watchId);
     if (!found || found.status !== 'active') return total;
     let watch: UpstreamWatch = found;
-    const base: IngestedBase = {
-      accountId: watch.accountId,
-      baseId: watch.baseId,
-      pausedAccounts: await this.watches.pausedAccounts(watch.baseId),
-    };
+    let movedOnce = false;
     for (;;) {
       const reading = watch;
       // Payloads are read through the holder's connection: an integration sees only its own webhooks.
@@ -73,8 +69,10 @@ export class ChangeIngestService {
         upstream = await this.access.forAccount(watch.accountId);
         page = await upstream.listWebhookPayloads(watch.baseId, watch.webhookId, { cursor: watch.payloadCursor, limit: PAYLOAD_PAGE });
       } catch (error) {
-        const moved = isHolderLoss(error) ? await this.watches.moveHolder(watch, holderLossReason(error)) : null;
+        // At most one move a run: a watch no connection can read must not bounce between holders.
+        const moved = isHolderLoss(error) && !movedOnce ? await this.watches.moveHolder(watch, holderLossReason(error)) : null;
         if (!moved) throw error;
+        movedOnce = true;
         watch = moved;
         continue;
       }
@@ -89,6 +87,12 @@ export class ChangeIngestService {
         translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names),
       );
       const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + consumed;
+      // Who gets the page is decided once it has been read: a connection changed meanwhile counts as it is now.
+      const base: IngestedBase = {
+        accountId: watch.accountId,
+        baseId: watch.baseId,
+        pausedAccounts: await this.watches.pausedAccounts(watch.baseId),
+      };
       let logged: Map<string, ChangeEntry[]>;
       try {
         logged = await this.dataSource.transaction((manager) =>

@@ -123,8 +123,13 @@ export class UpstreamWatchService {
     let created = 0;
     for (const base of needed.values()) {
       if (await this.find(base)) continue;
-      await this.ensure(base);
-      created += 1;
+      // One account that cannot reach the upstream must not stop the others' watches (nor the start-up).
+      try {
+        await this.ensure(base);
+        created += 1;
+      } catch (error) {
+        this.options.logger.warn({ err: safeError(error), baseId: base.baseId, accountId: base.accountId }, 'could not watch a base');
+      }
     }
     return created;
   }
@@ -205,19 +210,27 @@ export class UpstreamWatchService {
    */
   recreate(watch: UpstreamWatch, reason: string, holder = watch.accountId): Promise<UpstreamWatch> {
     return this.mutex.run(keyOf(watch), async () => {
+      // Another run (or process) may have replaced or released it since this one read it: theirs stands.
+      const current = await this.repository.findOneBy({ id: watch.id });
+      if (!current || current.webhookId !== watch.webhookId) return current ?? watch;
       const created = await this.createUpstream(holder, watch.baseId);
       const old = watch.webhookId;
       const oldHolder = watch.accountId;
-      Object.assign(watch, {
+      const replacement = {
         accountId: holder,
         webhookId: created.id,
         macSecret: this.secrets.seal(created.macSecretBase64),
         payloadCursor: 1,
-        status: 'active',
+        status: 'active' as const,
         expiresAt: created.expirationTime ? new Date(created.expirationTime) : null,
         updatedAt: new Date(),
-      });
-      await this.repository.save(watch);
+      };
+      const { affected } = await this.repository.update({ id: watch.id, webhookId: old }, replacement);
+      if (!affected) {
+        await this.deleteUpstream(holder, watch.baseId, created.id);
+        return (await this.repository.findOneBy({ id: watch.id })) ?? watch;
+      }
+      Object.assign(watch, replacement);
       await this.deleteUpstream(oldHolder, watch.baseId, old);
       this.options.logger.warn(
         { baseId: watch.baseId, oldWebhookId: old, webhookId: created.id, gapSince: watch.lastReadAt?.toISOString() ?? null, reason },
@@ -253,11 +266,14 @@ export class UpstreamWatchService {
     return [...accounts];
   }
 
-  /** The accounts watching the base whose connection cannot reach the upstream now: they get none of its changes. */
+  /**
+   * The accounts watching the base that get none of its changes now: their connection cannot reach the upstream, or
+   * does not see the base (any more).
+   */
   async pausedAccounts(baseId: string): Promise<Set<string>> {
     const paused = new Set<string>();
     for (const accountId of await this.accountsWatching(baseId)) {
-      if (!(await this.access.canReach(accountId))) paused.add(accountId);
+      if (!(await this.access.canReach(accountId)) || !(await this.access.sees(accountId, baseId))) paused.add(accountId);
     }
     return paused;
   }

@@ -3,7 +3,7 @@ import { IsNull, LessThan, type DataSource, type Repository } from 'typeorm';
 import { UpstreamConnection } from '../../entities/index.js';
 import { AppError, upstreamNotConnected } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
-import { OAuthTokenError, type OAuthClient } from '../../upstream/oauth-client.js';
+import { OAuthTokenError, type OAuthClient, type TokenGrant } from '../../upstream/oauth-client.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import type { SecretBox } from '../secret-box.js';
 
@@ -16,7 +16,7 @@ export interface AccessToken {
 export interface AccessTokenOptions {
   /** Refresh this long before the access token expires (default 5 minutes). */
   refreshMarginMs?: number;
-  /** How long one process may hold the right to refresh before another may take it (default 30 s). */
+  /** How long one process may hold the right to refresh before another may take it (default 60 s, well past the token request's 10 s). */
   refreshLeaseMs?: number;
   now?: () => Date;
 }
@@ -45,7 +45,7 @@ export class AccessTokenService {
   ) {
     this.repository = dataSource.getRepository(UpstreamConnection);
     this.marginMs = options.refreshMarginMs ?? 5 * 60_000;
-    this.leaseMs = options.refreshLeaseMs ?? 30_000;
+    this.leaseMs = options.refreshLeaseMs ?? 60_000;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -84,68 +84,78 @@ export class AccessTokenService {
       for (;;) {
         const row = await this.requireActive(accountId);
         if (row.tokenVersion !== version) return this.tokenOf(row);
-        if (await this.claim(row)) return this.rotate(row);
-        // Another process holds the claim: its pair arrives under a new version, or its claim lapses.
+        const claim = await this.claim(row);
+        if (claim) {
+          const renewed = await this.rotate(row, claim);
+          if (renewed) return renewed;
+        }
+        // Another process holds the claim (or the upstream said it refreshed this pair moments ago): its pair
+        // arrives under a new version, or the claim lapses and the refresh is tried once more.
         await sleep(100);
       }
     });
   }
 
-  private async claim(row: UpstreamConnection): Promise<boolean> {
+  /** Claims the right to refresh the pair of `row`; the claim's expiry is its proof of ownership. */
+  private async claim(row: UpstreamConnection): Promise<Date | null> {
     const now = this.now();
+    const until = new Date(now.getTime() + this.leaseMs);
     const result = await this.repository
       .createQueryBuilder()
       .update(UpstreamConnection)
-      .set({ refreshingUntil: new Date(now.getTime() + this.leaseMs) })
-      .where({ accountId: row.accountId, tokenVersion: row.tokenVersion, status: 'active' })
+      .set({ refreshingUntil: until })
+      .where({ accountId: row.accountId, tokenVersion: row.tokenVersion, status: 'active', kind: 'oauth' })
       .andWhere([{ refreshingUntil: IsNull() }, { refreshingUntil: LessThan(now) }])
       .execute();
-    return result.affected === 1;
+    return result.affected === 1 ? until : null;
   }
 
-  private async rotate(row: UpstreamConnection): Promise<AccessToken> {
+  /** Refreshes under a claim; null: wait (a 409, or the row changed meanwhile) and look again. */
+  private async rotate(row: UpstreamConnection, claim: Date): Promise<AccessToken | null> {
+    const mine = { accountId: row.accountId, tokenVersion: row.tokenVersion, refreshingUntil: claim };
     if (!this.oauth || !row.refreshToken) {
-      await this.markNeedsReauth(row.accountId, row.tokenVersion, 'OAuth is not configured on this deployment any more');
-      throw upstreamNotConnected(`The upstream connection ${REAUTH}`);
+      await this.repository.update(mine, { refreshingUntil: null });
+      this.logger.error({ accountId: row.accountId }, 'an OAuth connection cannot be refreshed: AIRTABLE_OAUTH_CLIENT_ID is not configured');
+      throw new AppError('upstream_error', 'The upstream connection cannot be refreshed on this deployment');
     }
+    let grant: TokenGrant;
     try {
-      const grant = await this.oauth.refresh(this.secrets.open(row.refreshToken));
-      const version = row.tokenVersion + 1;
-      // Stored before it is used: the old pair is already dead upstream.
-      await this.repository.update(
-        { accountId: row.accountId, tokenVersion: row.tokenVersion },
-        {
-          accessToken: this.secrets.seal(grant.accessToken),
-          refreshToken: this.secrets.seal(grant.refreshToken),
-          accessExpiresAt: grant.accessExpiresAt,
-          refreshExpiresAt: grant.refreshExpiresAt ?? row.refreshExpiresAt,
-          scopes: JSON.stringify(grant.scopes),
-          tokenVersion: version,
-          refreshingUntil: null,
-          lastError: null,
-          updatedAt: this.now(),
-        },
-      );
-      this.logger.info({ accountId: row.accountId, version }, 'upstream access token refreshed');
-      return { token: grant.accessToken, version };
+      grant = await this.oauth.refresh(this.secrets.open(row.refreshToken));
     } catch (error) {
       if (error instanceof OAuthTokenError && error.needsReauthorization) {
         await this.markNeedsReauth(row.accountId, row.tokenVersion, `The upstream refused the refresh (${error.error})`);
         throw upstreamNotConnected(`The upstream connection ${REAUTH}`);
       }
-      await this.release(row);
       if (error instanceof OAuthTokenError && error.error === 'conflict') {
-        // "Recently refreshed": a pair we did not store. Nothing to do but wait for a stored one or the holder.
+        // "Recently refreshed": the claim is kept until it lapses, so nobody spends the token again meanwhile.
         this.logger.warn({ accountId: row.accountId }, 'upstream refresh answered 409 (recently refreshed)');
-      } else {
-        this.logger.warn({ accountId: row.accountId, err: safeError(error) }, 'upstream token refresh failed');
+        return null;
       }
+      await this.repository.update(mine, { refreshingUntil: null });
+      this.logger.warn({ accountId: row.accountId, err: safeError(error) }, 'upstream token refresh failed');
       throw new AppError('upstream_error', 'The upstream platform could not refresh the connection’s access token');
     }
-  }
-
-  private async release(row: UpstreamConnection): Promise<void> {
-    await this.repository.update({ accountId: row.accountId, tokenVersion: row.tokenVersion }, { refreshingUntil: null });
+    const version = row.tokenVersion + 1;
+    // Stored before it is used (the old pair is already dead upstream), and only over the pair it replaces.
+    const { affected } = await this.repository.update(mine, {
+      accessToken: this.secrets.seal(grant.accessToken),
+      refreshToken: this.secrets.seal(grant.refreshToken),
+      accessExpiresAt: grant.accessExpiresAt,
+      refreshExpiresAt: grant.refreshExpiresAt ?? row.refreshExpiresAt,
+      scopes: grant.scopes.length ? JSON.stringify(grant.scopes) : row.scopes,
+      tokenVersion: version,
+      status: 'active',
+      refreshingUntil: null,
+      lastError: null,
+      updatedAt: this.now(),
+    });
+    if (!affected) {
+      // The account connected anew (or the claim lapsed and another process refreshed): its row wins.
+      this.logger.warn({ accountId: row.accountId }, 'a refreshed upstream token was not stored: the connection changed meanwhile');
+      return null;
+    }
+    this.logger.info({ accountId: row.accountId, version }, 'upstream access token refreshed');
+    return { token: grant.accessToken, version };
   }
 
   private async requireActive(accountId: string): Promise<UpstreamConnection> {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
 import { UpstreamConnection, type UpstreamConnectionKind, type UpstreamConnectionStatus } from '../../entities/index.js';
 import { invalidRequest } from '../../errors.js';
@@ -101,17 +102,17 @@ export class ConnectionService {
     }
   }
 
-  /** One row per account: a new connection replaces the old one whole, and any refresh in progress loses. */
+  /** One row per account: a new connection replaces the old one whole, and any refresh in progress loses (its version is gone). */
   private async store(
     accountId: string,
     fields: Omit<UpstreamConnection, 'accountId' | 'status' | 'tokenVersion' | 'refreshingUntil' | 'lastError' | 'updatedAt'>,
   ): Promise<UpstreamConnection> {
-    const previous = await this.repository.findOneBy({ accountId });
     const row = Object.assign(new UpstreamConnection(), {
       ...fields,
       accountId,
       status: 'active' as const,
-      tokenVersion: (previous?.tokenVersion ?? 0) + 1,
+      // Never a version an earlier pair of this account had: a late 401 or refresh of that pair must not touch this one.
+      tokenVersion: randomInt(1, 2 ** 30),
       refreshingUntil: null,
       lastError: null,
       updatedAt: new Date(),
