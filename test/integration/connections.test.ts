@@ -141,6 +141,18 @@ describe('OAuth 2.0 with PKCE', () => {
     expect(replay.body.message).toMatch(/Unknown, used or expired OAuth state/);
   });
 
+  it('refuses a state older than 10 minutes', async () => {
+    const ada = await upstreamUser('ada11');
+    const { http } = await app.newAccount('oauth-late');
+    const { callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const state = callback.searchParams.get('state')!;
+    await app.running.dataSource.query('UPDATE oauth_state SET expires_at = ? WHERE state = ?', [new Date(Date.now() - 1).toISOString(), state]);
+    const late = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toMatch(/Unknown, used or expired OAuth state/);
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
   it('refuses a forged state, an upstream error and a replayed code, storing nothing', async () => {
     const ada = await upstreamUser('ada5');
     const { http } = await app.newAccount('oauth-bad');
