@@ -8,6 +8,7 @@ import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
 import { ROOT, startBuiltService } from '../support/processes.js';
+import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp } from '../support/test-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basewatch-built-'));
@@ -149,4 +150,58 @@ describe('the built service killed while reading upstream changes', () => {
       await upstream.close();
     }
   }, 90_000);
+});
+
+describe('OAuth refresh across processes', () => {
+  it('refreshes a rotated pair exactly once when two processes on one database both find it refused', async () => {
+    // Process one: the test app (with the sandbox). Process two: the built service on the same database file.
+    const lines: string[] = [];
+    const app = await startTestApp({ LOG_LEVEL: 'info' }, { write: (line: string) => void lines.push(line) });
+    try {
+      const control = sandboxControl(app.url);
+      const user = await control<{ id: string }>('POST', 'users', { email: 'two-processes@example.com' });
+      const base = await control<{ id: string }>('POST', `users/${user.id}/bases`, { name: 'Two processes' });
+      const start = await app.http('POST', '/connection/oauth/start');
+      await control('PUT', 'oauth/consent', { userId: user.id, baseIds: [base.id] });
+      const callback = new URL((await fetch(start.body.authorizeUrl, { redirect: 'manual' })).headers.get('location')!);
+      expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(200);
+      const before = await app.running.services.accessTokens.tokenFor(app.accountId);
+
+      const second = await startBuiltService({
+        DATABASE_URL: `sqlite:${join(app.dir, 'test.sqlite')}`,
+        AIRTABLE_TOKEN: DEFAULT_SANDBOX_TOKEN,
+        AIRTABLE_API_URL: `${app.url}/sandbox/airtable`,
+        AIRTABLE_OAUTH_CLIENT_ID: 'basewatch-sandbox',
+        AIRTABLE_OAUTH_URL: `${app.url}/sandbox/airtable`,
+        SCHEDULER_RUN_JOBS: 'false',
+        LOG_LEVEL: 'info',
+      });
+      try {
+        // Expired for the platform and, as stored, for both processes: each sets out to refresh before its call.
+        await control('POST', 'tokens/expire', { userId: user.id });
+        await app.running.dataSource.query('UPDATE upstream_connection SET access_expires_at = ?', [new Date(Date.now() - 1000).toISOString()]);
+        const viaSecond = createHttp(second.url, app.apiKey);
+        await viaSecond('GET', '/connection');
+        // 20 upstream calls at once, half through each process.
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => (i % 2 ? viaSecond : app.http)('GET', '/airtable/bases')),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 200));
+        for (const answer of answers) expect(answer.body.bases.map((b: { id: string }) => b.id)).toEqual([base.id]);
+        // One refresh: the version moved by one, and the grant is still alive (a second refresh of the same pair
+        // would have been refused and marked the connection).
+        expect((await app.running.services.accessTokens.tokenFor(app.accountId)).version).toBe(before.version + 1);
+        expect((await app.http('GET', '/connection')).body.connection).toMatchObject({ status: 'active', lastError: null });
+        // Exactly one token request in both processes together: one "refreshed", no "recently refreshed" (409).
+        const logged = [...lines, ...second.output().split('\n')].join('\n');
+        expect(logged.match(/upstream access token refreshed/g)).toHaveLength(1);
+        expect(logged).not.toMatch(/answered 409/);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });
