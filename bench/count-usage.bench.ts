@@ -4,6 +4,7 @@ import { createLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RunResult } from '../src/services/usage-count.service.js';
 import type { BaseSummary, Sandbox } from '../src/sandbox/index.js';
+import { runMultiTenantCountBench } from './count-multi-tenant.bench.js';
 import { sendExpecting } from './support/http.js';
 import { count, mib, seconds, verdict, type ReportTable } from './support/markdown.js';
 import { sampleRssPeak } from './support/process-stats.js';
@@ -28,8 +29,16 @@ interface CountMeasurement {
   rss: { before: number; peak: number };
 }
 
-/** A usage count of a 100,000-record base through the real app over HTTP, against a rate-limited, slow sandbox. */
+/**
+ * A usage count of a 100,000-record base through the real app over HTTP, against a rate-limited, slow sandbox; then
+ * ten accounts of ten upstream users counting ten bases at once (count-multi-tenant.bench.ts).
+ */
 export async function runCountUsageBench(): Promise<ReportTable[]> {
+  const single = await runSingleBaseCount();
+  return [...single, ...(await runMultiTenantCountBench())];
+}
+
+async function runSingleBaseCount(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-count-', async (dir) => {
     const config = loadConfig({
       PORT: '0',

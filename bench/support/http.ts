@@ -11,7 +11,7 @@ export interface HttpResult {
 }
 
 export interface HttpOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   apiKey?: string;
   body?: unknown;
 }
