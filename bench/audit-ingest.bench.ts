@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { count, seconds, type ReportTable } from './support/markdown.js';
+import { benchConfig } from './support/bench-config.js';
 import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 
@@ -21,15 +21,7 @@ export async function runAuditIngestBench(): Promise<ReportTable[]> {
   let writerRow: string[] = [];
   for (const pace of [50, 5]) {
     await withTempDir('basewatch-bench-ingest-', async (dir) => {
-      const config = loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-        LOG_LEVEL: 'silent',
-        SCHEDULER_RUN_JOBS: 'false',
-        UPSTREAM_REQUESTS_PER_SECOND: String(pace),
-        SANDBOX_STATE_FILE: 'off',
-      });
+      const config = benchConfig(join(dir, 'bench.sqlite'), { SCHEDULER_RUN_JOBS: 'false', UPSTREAM_REQUESTS_PER_SECOND: String(pace) });
       const running = await startServer(config, createLogger(config.logLevel));
       try {
         const { services } = running;

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RunResult } from '../src/services/usage-count.service.js';
 import type { BaseSummary, Sandbox } from '../src/sandbox/index.js';
 import { send, sendExpecting } from './support/http.js';
 import { count, seconds, verdict, type ReportTable } from './support/markdown.js';
+import { benchConfig } from './support/bench-config.js';
+import { ATTACHMENTS_PER_RECORD, PAGE_SIZE, SANDBOX, WALL_TARGET_FACTOR } from './support/count-scenario.js';
 import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 import { tallyUpstreamCallsByBase, type UpstreamCallCounts } from './support/upstream-tally.js';
@@ -14,11 +15,6 @@ import { tallyUpstreamCallsByBase, type UpstreamCallCounts } from './support/ups
 const TENANTS = 10;
 const TABLES = 10;
 const RECORDS_PER_TABLE = 1_000;
-const ATTACHMENTS_PER_RECORD = 2;
-const PAGE_SIZE = 100;
-// The single-base scenario's sandbox: 5 req/s per base, 300 ms latency; the per-user limit stays at its default (50/s).
-const SANDBOX = { latencyMs: 300, rateLimitPerSecond: 5, lockoutMs: 30_000 };
-const WALL_TARGET_FACTOR = 1.1;
 
 interface Tenant {
   /** The sandbox user (usr…) and their personal access token. */
@@ -69,12 +65,7 @@ interface MultiTenantMeasurement {
  */
 export async function runMultiTenantCountBench(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-count-tenants-', async (dir) => {
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-      LOG_LEVEL: 'silent',
-      SANDBOX_STATE_FILE: 'off',
+    const config = benchConfig(join(dir, 'bench.sqlite'), {
       // No fallback on the demo user's token: an account's every upstream call must go through its own connection.
       AIRTABLE_SHARED_TOKEN: 'false',
     });

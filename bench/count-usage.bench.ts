@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RunResult } from '../src/services/usage-count.service.js';
@@ -8,16 +7,14 @@ import { runMultiTenantCountBench } from './count-multi-tenant.bench.js';
 import { sendExpecting } from './support/http.js';
 import { count, mib, seconds, verdict, type ReportTable } from './support/markdown.js';
 import { sampleRssPeak } from './support/process-stats.js';
+import { benchConfig } from './support/bench-config.js';
+import { ATTACHMENTS_PER_RECORD, PAGE_SIZE, SANDBOX, WALL_TARGET_FACTOR } from './support/count-scenario.js';
 import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 import { tallyUpstreamCalls, type UpstreamCallCounts } from './support/upstream-tally.js';
 
 const TABLES = 10;
 const RECORDS_PER_TABLE = 10_000;
-const ATTACHMENTS_PER_RECORD = 2;
-const PAGE_SIZE = 100;
-const SANDBOX = { latencyMs: 300, rateLimitPerSecond: 5, lockoutMs: 30_000 };
-const WALL_TARGET_FACTOR = 1.1;
 
 interface CountMeasurement {
   result: RunResult;
@@ -40,14 +37,7 @@ export async function runCountUsageBench(): Promise<ReportTable[]> {
 
 async function runSingleBaseCount(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-count-', async (dir) => {
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-      LOG_LEVEL: 'silent',
-      // A 100,000-record base: the sandbox stays in memory (no state file to save it into).
-      SANDBOX_STATE_FILE: 'off',
-    });
+    const config = benchConfig(join(dir, 'bench.sqlite'));
     const running = await startServer(config, createLogger(config.logLevel));
     try {
       return reportCount(await measureCount(running));

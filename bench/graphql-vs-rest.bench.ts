@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { generateApiKey } from '../src/auth/api-key.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { buildService, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
@@ -9,6 +8,7 @@ import { seedChangeLog } from './support/change-log-seed.js';
 import { send, type HttpResult } from './support/http.js';
 import { defaultLoadGenerator, runLoad, type LoadResult } from './support/load.js';
 import { count, kib, ms, verdict, type ReportTable } from './support/markdown.js';
+import { benchConfig } from './support/bench-config.js';
 import { progress } from './support/progress.js';
 import { loadTable, type Measured } from './support/snapshot-report.js';
 import { seedSnapshotHistory } from './support/snapshot-seed.js';
@@ -125,7 +125,7 @@ async function compare(service: BuiltService, apiKey: string, mode: string, pair
 
 /** Snapshot days are recorded through the services of an in-process app, on the database the change log is in. */
 async function seedSnapshots(databasePath: string, apiKey: string) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
+  const config = benchConfig(databasePath, { SCHEDULER_RUN_JOBS: 'false' });
   const running = await startServer(config, createLogger(config.logLevel));
   try {
     return await seedSnapshotHistory(running, apiKey, HISTORY);

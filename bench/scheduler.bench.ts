@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
 import { UsageBase } from '../src/entities/index.js';
 import { SqliteJobRepository } from '../src/jobs/backends/sqlite/index.js';
 import { COUNT_USAGE_JOB } from '../src/jobs/usage-job-store.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { count, mib, ms, seconds, verdict, type ReportTable } from './support/markdown.js';
+import { benchConfig } from './support/bench-config.js';
 import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 
@@ -17,14 +17,7 @@ const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Paci
 /** 10,000 tracked bases on the embedded SQLite job store: reconcile at start-up, and how fast due jobs are locked. */
 export async function runSchedulerBench(): Promise<ReportTable[]> {
   return withTempDir('basewatch-bench-scheduler-', async (dir) => {
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-      LOG_LEVEL: 'silent',
-      SCHEDULER_RUN_JOBS: 'false',
-      SANDBOX_STATE_FILE: 'off',
-    });
+    const config = benchConfig(join(dir, 'bench.sqlite'), { SCHEDULER_RUN_JOBS: 'false' });
     const running = await startServer(config, createLogger(config.logLevel));
     try {
       const { dataSource, services } = running;

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { generateApiKey } from '../src/auth/api-key.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { measureBareServer } from './support/bare-server.js';
@@ -11,6 +10,7 @@ import { wrkAvailable } from './support/wrk.js';
 import { count, ms, type ReportTable } from './support/markdown.js';
 import { median } from './support/percentiles.js';
 import { profileService } from './support/profile-service.js';
+import { benchConfig } from './support/bench-config.js';
 import { progress } from './support/progress.js';
 import { measureSnapshotPhases } from './support/snapshot-breakdown.js';
 import { loadTable, profileTable, stepsTable, type Measured, type Scenario, type Unloaded } from './support/snapshot-report.js';
@@ -63,7 +63,7 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
 
 /** Seeds through the services of an in-process app, and times the steps of one request while it is up. */
 async function seedAndTimeSteps(databasePath: string, apiKey: string) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', SANDBOX_STATE_FILE: 'off' });
+  const config = benchConfig(databasePath);
   const running = await startServer(config, createLogger(config.logLevel));
   try {
     progress(`snapshots: seeding ${count(HISTORY.days)} days of a ${HISTORY.tables}-table base`);

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { DEFAULT_SANDBOX_TOKEN, loadConfig } from '../src/config.js';
+import { DEFAULT_SANDBOX_TOKEN } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { count, ms, seconds, type ReportTable } from './support/markdown.js';
 import { percentile } from './support/percentiles.js';
+import { benchConfig } from './support/bench-config.js';
 import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 
@@ -28,12 +29,7 @@ export async function runWebhookDeliveryBench(): Promise<ReportTable[]> {
   for (const concurrency of CONCURRENCIES) {
     await withTempDir('basewatch-bench-webhooks-', async (dir) => {
       const receiver = await startReceiver();
-      const config = loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-        LOG_LEVEL: 'silent',
-        SANDBOX_STATE_FILE: 'off',
+      const config = benchConfig(join(dir, 'bench.sqlite'), {
         SCHEDULER_RUN_JOBS: 'true',
         JOBS_PROCESS_EVERY_MS: '50',
         UPSTREAM_REQUESTS_PER_SECOND: '50',

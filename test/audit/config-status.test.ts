@@ -5,21 +5,8 @@ import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { allChanges, AUDIT_APP_ENV, eventually, logCatalogSuppliers, relaxSandboxRateLimit } from './audit-support.js';
+import { MONITORING_CONFIG_FIELDS } from '../support/interface-shapes.js';
 
-const REST_CONFIG_KEYS = [
-  'baseId',
-  'baseName',
-  'createdAt',
-  'id',
-  'monitoringBaseId',
-  'monitoringBaseName',
-  'monitoringTableId',
-  'monitoringTableName',
-  'scope',
-  'timezone',
-  'updatedAt',
-  'workspaceId',
-];
 const HEALTH = `query($id: ID!) { monitoringConfig(id: $id) { health { state lastError checkedAt } } }`;
 
 describe('monitoring config status', () => {
@@ -62,7 +49,7 @@ describe('monitoring config status', () => {
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.monitoringConfig.health).toEqual(missing);
     // The REST config keeps the interface's shape exactly.
-    expect(Object.keys((await app.http('GET', `/monitoring-config/${configId}`)).body.config).sort()).toEqual(REST_CONFIG_KEYS);
+    expect(Object.keys((await app.http('GET', `/monitoring-config/${configId}`)).body.config).sort()).toEqual(MONITORING_CONFIG_FIELDS);
     expect((await app.other.http('GET', `/monitoring-config/${configId}/status`)).status).toBe(404);
 
     // Changes logged while the table is missing wait for the config's next retry: no write per change.

@@ -3,21 +3,8 @@ import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { sandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { CHANGES_TABLE_FIELDS } from '../../src/services/audit/changes-table.js';
+import { MONITORING_CONFIG_FIELDS } from '../support/interface-shapes.js';
 
-const CONFIG_FIELDS = [
-  'baseId',
-  'baseName',
-  'createdAt',
-  'id',
-  'monitoringBaseId',
-  'monitoringBaseName',
-  'monitoringTableId',
-  'monitoringTableName',
-  'scope',
-  'timezone',
-  'updatedAt',
-  'workspaceId',
-];
 
 describe('monitoring configs', () => {
   let app: TestApp;
@@ -42,7 +29,7 @@ describe('monitoring configs', () => {
     });
     expect(res.status).toBe(201);
     const { config } = res.body;
-    expect(Object.keys(config).sort()).toEqual(CONFIG_FIELDS);
+    expect(Object.keys(config).sort()).toEqual(MONITORING_CONFIG_FIELDS);
     expect(config).toMatchObject({
       baseId: catalog,
       baseName: DEMO_BASES.catalog,
