@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { SlidingWindow } from './sliding-window.js';
+import { SlidingWindow, type Slot } from './sliding-window.js';
 
 export const DEFAULT_REQUESTS_PER_SECOND = 5;
 export const TOKEN_REQUESTS_PER_SECOND = 50;
 export const DEFAULT_LOCKOUT_MS = 30_000;
 /**
- * The platform counts requests on arrival, and a request granted here can arrive later than the ones before it
- * (a cold connection, a busy event loop): 75 ms of margin absorbs that jitter, for ~7% of the base's budget.
+ * The platform counts requests on arrival, and windows here count them from when they were written to the socket
+ * (src/upstream/wire-instant.ts): 75 ms of margin absorbs the jitter of the way there, for ~7% of a base's budget.
  */
 export const WINDOW_MS = 1000 + 75;
 
@@ -25,8 +25,11 @@ export interface RateLimitScope {
 const windows = new Map<string, SlidingWindow>();
 let lastSweepAt = Date.now();
 
-/** Resolves when a request in `scope` may start; requests start in the order they asked. */
-export function acquireSlot(scope: RateLimitScope): Promise<void> {
+/**
+ * Resolves when a request in `scope` may start, requests starting in the order they asked, with the place it holds:
+ * the caller marks it sent (`sendInSlot`), and until then it counts as sent now.
+ */
+export function acquireSlot(scope: RateLimitScope): Promise<Slot> {
   const window = windowFor(scope);
   if (scope.baseId === undefined) return window.take();
   // Base requests also spend the token's budget: the platform caps all of a token's traffic at 50 per second.

@@ -1,10 +1,32 @@
+/** How often a window whose every place is held by a request not yet on the wire looks again. */
+const PENDING_POLL_MS = 5;
+
 /**
- * At most `limit` grants in any `windowMs`, served first come first served, plus a lock-out instant before which
- * nothing is granted. Holds a timer only while callers are waiting, so an idle window costs a few numbers.
+ * A place in one or more windows, taken by one request. It counts from the instant the request went on the wire
+ * (`sent`), because the platform counts requests on arrival and a request can leave well after it was granted
+ * (a cold connection, a busy event loop). Until then it holds its place without expiring.
+ */
+export class Slot {
+  private sentAt: number | undefined;
+
+  /** Records when the request left; the first call wins, so a fallback call after the fact changes nothing. */
+  sent(instant = Date.now()): void {
+    this.sentAt ??= instant;
+  }
+
+  /** When this place frees up: never, while the request has not left. */
+  expiresAt(windowMs: number): number {
+    return this.sentAt === undefined ? Number.POSITIVE_INFINITY : this.sentAt + windowMs;
+  }
+}
+
+/**
+ * At most `limit` requests sent in any `windowMs`, served first come first served, plus a lock-out instant before
+ * which nothing is granted. Holds a timer only while callers are waiting, so an idle window costs a few numbers.
  */
 export class SlidingWindow {
-  /** Grant instants, oldest first; never more than `limit` of them. */
-  private readonly grants: number[] = [];
+  /** Places still counting: sent within the window, or granted and not yet sent. */
+  private slots: Slot[] = [];
   private readonly waiting: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lockedUntil = 0;
@@ -15,10 +37,10 @@ export class SlidingWindow {
   ) {}
 
   /**
-   * Resolves when the caller may start. A grant also needs room in `parent` and is recorded there too; the parent
-   * is looked up at grant time, so a registry may replace an idle parent by a fresh one meanwhile.
+   * Resolves with the caller's place when it may start. A grant also needs room in `parent` and takes a place there
+   * too; the parent is looked up at grant time, so a registry may replace an idle parent by a fresh one meanwhile.
    */
-  take(parent?: () => SlidingWindow): Promise<void> {
+  take(parent?: () => SlidingWindow): Promise<Slot> {
     return new Promise((resolve) => {
       this.waiting.push({ resolve, parent });
       if (this.timer === undefined) this.drain();
@@ -34,21 +56,29 @@ export class SlidingWindow {
     this.limit = Math.min(this.limit, Math.max(1, Math.floor(limit)));
   }
 
+  /** How long until a place is free; infinite while every place is held by a request not yet sent. */
   delayAt(now: number): number {
-    const full = this.grants.length >= this.limit;
-    const windowDelay = full ? this.grants[this.grants.length - this.limit] + this.windowMs - now : 0;
+    this.slots = this.slots.filter((slot) => slot.expiresAt(this.windowMs) > now);
+    const excess = this.slots.length - this.limit;
+    let windowDelay = 0;
+    if (excess >= 0) {
+      const expiries = this.slots.map((slot) => slot.expiresAt(this.windowMs)).sort((a, b) => a - b);
+      windowDelay = expiries[excess] - now;
+    }
     return Math.max(0, this.lockedUntil - now, windowDelay);
   }
 
-  record(now: number): void {
-    this.grants.push(now);
-    if (this.grants.length > this.limit) this.grants.splice(0, this.grants.length - this.limit);
+  hold(slot: Slot): void {
+    this.slots.push(slot);
   }
 
   /** True when a fresh window would behave identically, so the registry may drop this one. */
   isIdleAt(now: number): boolean {
-    const lastGrant = this.grants.at(-1) ?? Number.NEGATIVE_INFINITY;
-    return this.waiting.length === 0 && this.lockedUntil <= now && lastGrant + this.windowMs <= now;
+    return (
+      this.waiting.length === 0 &&
+      this.lockedUntil <= now &&
+      this.slots.every((slot) => slot.expiresAt(this.windowMs) <= now)
+    );
   }
 
   cancelTimer(): void {
@@ -63,17 +93,18 @@ export class SlidingWindow {
       const parent = this.waiting[0].parent?.();
       const delay = Math.max(this.delayAt(now), parent?.delayAt(now) ?? 0);
       if (delay > 0) {
-        this.timer = setTimeout(this.drain, delay);
+        this.timer = setTimeout(this.drain, Number.isFinite(delay) ? delay : PENDING_POLL_MS);
         return;
       }
-      this.record(now);
-      parent?.record(now);
-      this.waiting.shift()!.resolve();
+      const slot = new Slot();
+      this.hold(slot);
+      parent?.hold(slot);
+      this.waiting.shift()!.resolve(slot);
     }
   };
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (slot: Slot) => void;
   parent: (() => SlidingWindow) | undefined;
 }

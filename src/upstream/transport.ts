@@ -19,6 +19,7 @@ import {
 } from './retry-policy.js';
 import type { TokenSource, UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
 import { CONNECTION_ERROR, INVALID_RESPONSE, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
+import { sendInSlot } from './wire-instant.js';
 
 export interface UpstreamCall<T> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -84,10 +85,11 @@ export class UpstreamTransport {
     let renewed = false;
     for (let attempt = 1; ; attempt += 1) {
       call.signal?.throwIfAborted();
-      await acquireSlot(scope);
+      const slot = await acquireSlot(scope);
+      if (call.signal?.aborted) slot.sent();
       call.signal?.throwIfAborted();
       this.stats.requests += 1;
-      const result = await this.attempt(call, token.token);
+      const result = await sendInSlot(slot, () => this.attempt(call, token.token));
       if (result.ok) return this.parse(call, result.text, attempt);
 
       const { failure } = result;
