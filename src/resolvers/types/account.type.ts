@@ -3,12 +3,15 @@ import type { AccountSummary } from '../../services/account.service.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
 
-@ObjectType('Account', { implements: Node, description: 'The account of the API key in use' })
+@ObjectType('Account', {
+  implements: Node,
+  description: 'A tenant of the service: it owns API keys, tracked bases, monitoring configs, webhooks and one upstream connection',
+})
 export class AccountType extends Node {
   @Field(() => String, { description: 'The account id of the CLI and REST (a UUID)' })
   restId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The account’s name as created (`account create --name`), 1–255 characters' })
   name: string;
 }
 

@@ -3,42 +3,46 @@ import type { UpstreamBase, UpstreamTable } from '../../upstream/types.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
 
-@ObjectType('AirtableBase', { implements: Node, description: 'A base of the connected upstream account' })
+@ObjectType('AirtableBase', { implements: Node, description: 'A base the account’s upstream connection can see (REST GET /airtable/bases)' })
 export class AirtableBaseType extends Node {
-  @Field(() => String, { description: 'The upstream base id (`id` in REST)' })
+  @Field(() => String, { description: 'The upstream base id (app…; `id` in REST)' })
   restId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The base’s name upstream' })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, {
+    description: 'What the connection may do in the base, as the upstream says: `none`, `read`, `comment`, `edit` or `create`',
+  })
   permissionLevel: string;
 }
 
-@ObjectType('AirtableField', { implements: Node, description: 'A field of an upstream table' })
+@ObjectType('AirtableField', { implements: Node, description: 'A field (column) of an upstream table' })
 export class AirtableFieldType extends Node {
-  @Field(() => String, { description: 'The upstream field id (`id` in REST)' })
+  @Field(() => String, { description: 'The upstream field id (fld…; `id` in REST): what columnId, fieldIds and the change filter take' })
   restId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The field’s name upstream' })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, {
+    description: 'The upstream field type (`singleLineText`, `multipleAttachments`…); a plain string, as the upstream adds types',
+  })
   type: string;
 }
 
-@ObjectType('AirtableTable', { implements: Node, description: 'A table of an upstream base' })
+@ObjectType('AirtableTable', { implements: Node, description: 'A table of an upstream base (REST GET /airtable/bases/{baseId}/tables)' })
 export class AirtableTableType extends Node {
-  @Field(() => String, { description: 'The upstream table id (`id` in REST)' })
+  @Field(() => String, { description: 'The upstream table id (tbl…; `id` in REST): what tableId inputs and filters take' })
   restId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The table’s name upstream' })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The field id (fld…) of the table’s primary field' })
   primaryFieldId: string;
 
-  @Field(() => [AirtableFieldType])
+  @Field(() => [AirtableFieldType], { description: 'Every field of the table, in the upstream’s order' })
   fields: AirtableFieldType[];
 }
 

@@ -1,35 +1,35 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import {
-  MONITORING_HEALTH_STATES,
-  type MonitoringHealth,
-  type MonitoringHealthState,
-} from '../../services/audit/config-health.service.js';
+import { Field, ObjectType } from 'type-graphql';
+import type { MonitoringHealth, MonitoringHealthState } from '../../services/audit/config-health.service.js';
+import { serviceEnum } from './graphql-enum.js';
 
-export const MonitoringHealthStateEnum = Object.fromEntries(MONITORING_HEALTH_STATES.map((v) => [v, v])) as {
-  [K in MonitoringHealthState]: K;
-};
-registerEnumType(MonitoringHealthStateEnum, {
-  name: 'MonitoringConfigState',
-  description: 'Whether a monitoring config’s monitored base and Changes table are still there upstream',
-  valuesConfig: {
-    ok: { description: 'Nothing known to be wrong' },
-    monitored_base_missing: { description: 'The logged base is gone upstream (or no longer shared with the token)' },
-    changes_table_missing: { description: 'The Changes table, or the base holding it, is gone: nothing is written' },
-    error: { description: 'Writing to the Changes table fails for another reason (see lastError)' },
+export const MonitoringHealthStateEnum = serviceEnum<MonitoringHealthState>(
+  'MonitoringConfigState',
+  'Whether a monitoring config’s monitored base and Changes table are still there upstream. REST spells the values in lower case (`changes_table_missing`).',
+  {
+    ok: 'Nothing known to be wrong',
+    monitored_base_missing: 'The logged base is gone upstream (or no longer shared with the connection): no more changes can be read',
+    changes_table_missing:
+      'The Changes table, or the base holding it, is gone: nothing is written; changes keep being logged and wait',
+    error: 'Writing to the Changes table fails for another reason (see lastError)',
   },
-});
+);
 
 /** REST GET /monitoring-config/{id}/status. */
-@ObjectType('MonitoringConfigHealth', { description: 'As the Changes-table writer and the upkeep last found the config upstream' })
+@ObjectType('MonitoringConfigHealth', {
+  description: 'How the Changes-table writer and the daily upkeep last found the config upstream (REST GET /monitoring-config/{id}/status)',
+})
 export class MonitoringConfigHealthType {
-  @Field(() => MonitoringHealthStateEnum)
+  @Field(() => MonitoringHealthStateEnum, { description: 'What was found' })
   state: MonitoringHealthState;
 
-  @Field(() => String, { nullable: true, description: 'What was found, for any state but ok' })
+  @Field(() => String, { nullable: true, description: 'What was found, in words, for any state but OK; null when OK' })
   lastError: string | null;
 
-  @Field(() => DateTimeResolver, { nullable: true, description: 'When the state was last established; null: not checked yet' })
+  @Field(() => DateTimeResolver, {
+    nullable: true,
+    description: 'When the state was last established (UTC); null: not checked since the config was made',
+  })
   checkedAt: Date | null;
 }
 

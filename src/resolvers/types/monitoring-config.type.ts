@@ -9,42 +9,45 @@ import { MonitoringConfigHealthType, toMonitoringConfigHealthType } from './moni
 import { Node } from './node.type.js';
 
 /** A monitoring config (REST `Monitoring config`); its changes are resolved by MonitoringConfigResolver. */
-@ObjectType('MonitoringConfig', { implements: Node, description: 'A base whose changes are logged into a Changes table' })
+@ObjectType('MonitoringConfig', {
+  implements: Node,
+  description: 'Logs the changes of one upstream base into a Changes table of a monitoring base (REST `Monitoring config`)',
+})
 export class MonitoringConfigType extends Node {
   @Field(() => String, { description: 'The id of REST paths /monitoring-config/{id} (a UUID)' })
   restId: string;
 
-  @Field(() => String, { description: 'The monitored upstream base' })
+  @Field(() => String, { description: 'The monitored upstream base (app…)' })
   baseId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The monitored base’s name upstream, as read when the config was made' })
   baseName: string;
 
-  @Field(() => String, { description: 'The upstream workspace, as given on create; "" when unknown' })
+  @Field(() => String, { description: 'The upstream workspace (wsp…) as given on create; "" when not given (the upstream API does not tell it)' })
   workspaceId: string;
 
-  @Field(() => String, { description: 'The upstream base holding the Changes table' })
+  @Field(() => String, { description: 'The upstream base (app…) holding the Changes table' })
   monitoringBaseId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'That base’s name upstream, as read when the config was made' })
   monitoringBaseName: string;
 
-  @Field(() => String, { description: 'The Changes table' })
+  @Field(() => String, { description: 'The Changes table (tbl…) the log is written into' })
   monitoringTableId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The Changes table’s name, as read or created when the config was made' })
   monitoringTableName: string;
 
-  @Field(() => MonitoringScopeEnum)
+  @Field(() => MonitoringScopeEnum, { description: 'Which changes are logged; a change of scope applies to changes ingested from then on' })
   scope: MonitoringScope;
 
-  @Field(() => TimeZoneResolver)
+  @Field(() => TimeZoneResolver, { description: 'The config’s time zone (IANA id or UTC; default UTC), kept as set: ChangeFilter’s `from` and `to` are read in the filter’s own `timezone`' })
   timezone: string;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the config was made (UTC)' })
   createdAt: Date;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the config last changed (UTC)' })
   updatedAt: Date;
 
   @Field(() => MonitoringConfigHealthType, {

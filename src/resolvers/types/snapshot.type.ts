@@ -5,49 +5,54 @@ import type { SnapshotDay } from '../../services/snapshot.service.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
 
-@ObjectType('TableCount', { description: 'One table of a counted day' })
+@ObjectType('TableCount', { description: 'The counts of one table on a counted day' })
 export class TableCountType {
-  @Field(() => String)
+  @Field(() => String, { description: 'The upstream table (tbl…)' })
   tableId: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The table’s name upstream when it was counted' })
   tableName: string;
 
-  @Field(() => SafeIntResolver)
+  @Field(() => SafeIntResolver, { description: 'Records in the table' })
   recordCount: number;
 
-  @Field(() => SafeIntResolver, { description: 'Bytes of attachment storage' })
+  @Field(() => SafeIntResolver, {
+    description: 'Bytes of attachment storage: the sizes of every attachment in the table (one the upstream has not sized yet counts 0)',
+  })
   storageBytes: number;
 
-  @Field(() => SafeIntResolver)
+  @Field(() => SafeIntResolver, { description: 'Attachments (files) in the table' })
   fileCount: number;
 }
 
-@ObjectType('SnapshotTotals', { description: 'The totals of a counted day' })
+@ObjectType('SnapshotTotals', { description: 'The sums over every table of a counted day' })
 export class SnapshotTotalsType {
-  @Field(() => SafeIntResolver)
+  @Field(() => SafeIntResolver, { description: 'Records in all tables' })
   recordCount: number;
 
-  @Field(() => SafeIntResolver)
+  @Field(() => SafeIntResolver, { description: 'Bytes of attachment storage in all tables' })
   storageBytes: number;
 
-  @Field(() => SafeIntResolver)
+  @Field(() => SafeIntResolver, { description: 'Attachments (files) in all tables' })
   fileCount: number;
 
-  @Field(() => NonNegativeIntResolver)
+  @Field(() => NonNegativeIntResolver, { description: 'Tables counted' })
   tableCount: number;
 }
 
 /** A counted day of a usage base (REST `Snapshot day`); its usage base is resolved by SnapshotDayResolver. */
-@ObjectType('SnapshotDay', { implements: Node, description: 'A counted day of a tracked base' })
+@ObjectType('SnapshotDay', {
+  implements: Node,
+  description: 'A counted day of a tracked base: the last count of that day (REST `Snapshot day`)',
+})
 export class SnapshotDayType extends Node {
-  @Field(() => LocalDateResolver, { description: 'Calendar day in the base’s time zone' })
+  @Field(() => LocalDateResolver, { description: 'The calendar day (YYYY-MM-DD) in the base’s time zone' })
   date: string;
 
-  @Field(() => [TableCountType])
+  @Field(() => [TableCountType], { description: 'One entry per table counted that day' })
   tables: TableCountType[];
 
-  @Field(() => SnapshotTotalsType)
+  @Field(() => SnapshotTotalsType, { description: 'The sums over `tables`' })
   totals: SnapshotTotalsType;
 
   /** The REST id of its usage base (not a GraphQL field). */
