@@ -25,5 +25,6 @@ export function changeSource(context: GraphqlContext, configId: string, filter: 
       (await changeQueries.window(config, filter, { newerThan: { ...key, id: key.id - 1 }, limit: 1, end: 'oldest' })).length > 0,
     existsAtOrAfter: async (key) =>
       (await changeQueries.window(config, filter, { olderThan: { ...key, id: key.id + 1 }, limit: 1, end: 'newest' })).length > 0,
+    count: () => context.loaders.counts.changes.load({ configId, filter }),
   };
 }

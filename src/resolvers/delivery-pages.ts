@@ -35,15 +35,16 @@ export async function deliveryPage(
   const cursors = cursorCodec('webhook-deliveries', `${webhookId}:${status ?? ''}`, DeliveryPosition);
   const list = (limit: number, cursor: string | null): Promise<DeliveryPage> =>
     context.services.webhookDeliveries.list(account.id, webhookId, { limit, cursor: cursor ?? undefined, status });
+  const totalCount = () => context.loaders.counts.deliveries.load({ webhookId, status });
   let [start, skip] = args.after == null ? [null, 0] : cursors.decode(args.after, 'after');
   const hasPreviousPage = args.after != null;
   if (skip > 0) {
     // Step over the deliveries before the position (at most a page) to reach a service cursor.
     const stepped = await list(skip, start);
-    if (!stepped.nextCursor) return emptyPage(hasPreviousPage, false);
+    if (!stepped.nextCursor) return emptyPage(hasPreviousPage, false, totalCount);
     [start, skip] = [stepped.nextCursor, 0];
   }
-  if (first === 0) return emptyPage(hasPreviousPage, (await list(1, start)).deliveries.length > 0);
+  if (first === 0) return emptyPage(hasPreviousPage, (await list(1, start)).deliveries.length > 0, totalCount);
   const page = await list(first, start);
   const edges = page.deliveries.map((delivery, i) => {
     const isLast = i === page.deliveries.length - 1;
@@ -59,11 +60,21 @@ export async function deliveryPage(
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
+    get totalCount() {
+      return totalCount();
+    },
   };
 }
 
-const emptyPage = (hasPreviousPage: boolean, hasNextPage: boolean): Connection<WebhookDeliveryType> => ({
+const emptyPage = (
+  hasPreviousPage: boolean,
+  hasNextPage: boolean,
+  totalCount: () => Promise<number>,
+): Connection<WebhookDeliveryType> => ({
   edges: [],
   nodes: [],
   pageInfo: { hasNextPage, hasPreviousPage, startCursor: null, endCursor: null },
+  get totalCount() {
+    return totalCount();
+  },
 });

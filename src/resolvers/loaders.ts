@@ -7,6 +7,7 @@ import type { ChangeRecord } from '../services/audit/change-row.js';
 import type { SnapshotDay } from '../services/snapshot.service.js';
 import type { Services } from '../services.js';
 import type { UpstreamBase, UpstreamTable } from '../upstream/types.js';
+import { createCountLoaders, type CountLoaders } from './count-loaders.js';
 
 /** Batching and caching of one operation's reads, so a list of N items costs a fixed number of queries. */
 export interface Loaders {
@@ -25,6 +26,8 @@ export interface Loaders {
   changeWindow: DataLoader<ChangeWindowKey, ChangeRecord[], string>;
   /** A change of a config (already access-checked) by its REST id. */
   change: DataLoader<{ configId: string; id: string }, ChangeRecord | null, string>;
+  /** totalCount of nested connections, one statement per set of arguments. */
+  counts: CountLoaders;
 }
 
 /** A page of one config's changes without positions: the same filter and size for every config of a list. */
@@ -97,6 +100,7 @@ export function createLoaders(services: Services, account: AccountSummary | unde
       },
       { cacheKeyFn: ({ configId, id }) => `${configId}:${id}` },
     ),
+    counts: createCountLoaders(services),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   UpdateMonitoringConfigPayload,
 } from './monitoring-config.inputs.js';
 import { requireMonitoringConfig } from './monitoring-config.resolver.js';
+import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
 import { toMonitoringConfigType } from './types/monitoring-config.type.js';
 import { parseInput } from './validate-input.js';
@@ -30,8 +31,12 @@ export class MonitoringConfigMutations {
     const account = requireAccount(context);
     const { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId } = input;
     const body = parseInput(createBody, { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId });
-    const config = await context.services.monitoringConfigs.create(account.id, body);
-    return { clientMutationId: input.clientMutationId ?? null, monitoringConfig: toMonitoringConfigType(config) };
+    const monitoringConfig = toMonitoringConfigType(await context.services.monitoringConfigs.create(account.id, body));
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      monitoringConfig,
+      monitoringConfigEdge: accountListEdge('monitoring-configs', account.id, monitoringConfig),
+    };
   }
 
   @Mutation(() => UpdateMonitoringConfigPayload, { description: 'Change scope or zone (REST PATCH /monitoring-config/{id})' })
@@ -58,6 +63,7 @@ export class MonitoringConfigMutations {
     const { id } = await requireMonitoringConfig(context, input.id);
     await context.services.monitoringConfigs.remove(account.id, id);
     context.loaders.monitoringConfig.clear(id);
-    return { clientMutationId: input.clientMutationId ?? null, deletedMonitoringConfigId: toGlobalId('MonitoringConfig', id) };
+    const deletedId = toGlobalId('MonitoringConfig', id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedId, deletedMonitoringConfigId: deletedId };
   }
 }

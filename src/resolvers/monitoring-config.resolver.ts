@@ -5,7 +5,7 @@ import { changeRoutes } from '../rest/changes.spec.js';
 import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
 import { changeSource } from './change-source.js';
 import { requireAccount, type GraphqlContext } from './context.js';
-import { arraySource, compareTuples } from './relay/array-source.js';
+import { accountListCursors, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
@@ -38,12 +38,12 @@ export class MonitoringConfigResolver {
     const account = requireAccount(context);
     const configs = await context.services.monitoringConfigs.list(account.id);
     for (const config of configs) context.loaders.monitoringConfig.prime(config.id, config);
-    const source = arraySource(configs.map(toMonitoringConfigType), (c) => [c.createdAt.toISOString(), c.restId], compareTuples);
-    return paginate(args, source, cursorCodec('monitoring-configs', account.id, z.tuple([z.string(), z.string()])), LIST_PAGE);
+    const source = accountListSource(configs.map(toMonitoringConfigType));
+    return paginate(args, source, accountListCursors('monitoring-configs', account.id), LIST_PAGE);
   }
 
   @Query(() => MonitoringConfigType, { nullable: true, description: 'A monitoring config by global id or REST id; not_found when missing' })
-  async monitoringConfig(@Arg('id', () => ID) id: string, @Ctx() context: GraphqlContext): Promise<MonitoringConfigType> {
+  async monitoringConfig(@Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the monitoring config' }) id: string, @Ctx() context: GraphqlContext): Promise<MonitoringConfigType> {
     return toMonitoringConfigType(await requireMonitoringConfig(context, id));
   }
 

@@ -1,5 +1,6 @@
 import type { UsageBase } from '../entities/index.js';
 import type { SnapshotService } from '../services/snapshot.service.js';
+import type { CountLoaders } from './count-loaders.js';
 import type { KeysetSource } from './relay/paginate.js';
 import { toSnapshotDayType, type SnapshotDayType } from './types/snapshot.type.js';
 
@@ -11,6 +12,7 @@ export function snapshotSource(
   snapshots: SnapshotService,
   base: UsageBase,
   bounds: { from?: string; to?: string },
+  counts: CountLoaders,
 ): KeysetSource<SnapshotDayType, string> {
   const days = async (from: string | undefined, to: string | undefined, limit: number, order: 'newest' | 'oldest') =>
     (await snapshots.range(base, { from, to, limit, order })).map((day) => toSnapshotDayType(base.id, day));
@@ -25,6 +27,7 @@ export function snapshotSource(
     // In newest-first order "at or before" a day means on it or newer.
     existsAtOrBefore: async (day) => (await days(maxDay(bounds.from, day), bounds.to, 1, 'newest')).length > 0,
     existsAtOrAfter: async (day) => (await days(bounds.from, minDay(bounds.to, day), 1, 'newest')).length > 0,
+    count: () => counts.snapshotDays.load({ usageBaseId: base.id, ...bounds }),
   };
 }
 

@@ -1,103 +1,110 @@
 import { TimeZoneResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { UsageBaseEdge } from './types/connections.js';
 import { RunResultType } from './types/run-result.type.js';
 import { SnapshotDayType } from './types/snapshot.type.js';
 import { UsageBaseType } from './types/usage-base.type.js';
 
 // Relay mutations: one `input` argument, a payload echoing clientMutationId. Values are checked by the REST schemas.
 
-@InputType('CreateUsageBaseInput')
+@InputType('CreateUsageBaseInput', { description: 'An upstream base to track for daily counts (REST POST /usage/bases body)' })
 export class CreateUsageBaseInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => String, { description: 'Upstream base id (app…)' })
+  @Field(() => String, { description: 'The upstream base id (app…); one the connection cannot see is not_found, one tracked already a conflict' })
   baseId: string;
 
-  @Field(() => String, { nullable: true, description: 'Default: the upstream name' })
+  @Field(() => String, { nullable: true, description: 'Display name, 1–255 characters; default: the base’s name upstream' })
   baseName?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Local hour of the daily count, 0–23; default 0' })
+  @Field(() => Int, { nullable: true, description: 'Hour of the daily count, 0–23, in `timezone`; default 0' })
   scheduledHour?: number | null;
 
-  @Field(() => TimeZoneResolver, { nullable: true, description: 'IANA zone or UTC; default UTC' })
+  @Field(() => TimeZoneResolver, { nullable: true, description: 'Zone (IANA id or UTC) of the hour and of snapshot dates; default UTC' })
   timezone?: string | null;
 }
 
-@InputType('UpdateUsageBaseInput')
+@InputType('UpdateUsageBaseInput', { description: 'What to change in a tracked base (REST PATCH /usage/bases/{id}); fields left out or null stay as they are' })
 export class UpdateUsageBaseInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
   @Field(() => ID, { description: 'Global id or REST id of the usage base' })
   id: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'New display name, 1–255 characters' })
   baseName?: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'New hour of the daily count, 0–23, in the base’s zone; the daily job moves at once' })
   scheduledHour?: number | null;
 
-  @Field(() => TimeZoneResolver, { nullable: true })
+  @Field(() => TimeZoneResolver, { nullable: true, description: 'New zone (IANA id or UTC) of the hour and of later snapshot dates; the daily job moves at once' })
   timezone?: string | null;
 }
 
-@InputType('DeleteUsageBaseInput')
+@InputType('DeleteUsageBaseInput', { description: 'The tracked base to stop tracking' })
 export class DeleteUsageBaseInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
   @Field(() => ID, { description: 'Global id or REST id of the usage base' })
   id: string;
 }
 
-@InputType('RunUsageCountInput')
+@InputType('RunUsageCountInput', { description: 'The tracked base to count now' })
 export class RunUsageCountInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
   @Field(() => ID, { description: 'Global id or REST id of the usage base' })
   id: string;
 }
 
-@ObjectType('CreateUsageBasePayload')
+@ObjectType('CreateUsageBasePayload', { description: 'What createUsageBase made' })
 export class CreateUsageBasePayload {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => UsageBaseType)
+  @Field(() => UsageBaseType, { description: 'The newly tracked base; its first count runs at its hour, or with runUsageCount' })
   usageBase: UsageBaseType;
+
+  @Field(() => UsageBaseEdge, { description: 'The new base as an edge of `usageBases`, for Relay’s @appendEdge' })
+  usageBaseEdge: UsageBaseEdge;
 }
 
-@ObjectType('UpdateUsageBasePayload')
+@ObjectType('UpdateUsageBasePayload', { description: 'What updateUsageBase changed' })
 export class UpdateUsageBasePayload {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => UsageBaseType)
+  @Field(() => UsageBaseType, { description: 'The base as updated' })
   usageBase: UsageBaseType;
 }
 
-@ObjectType('DeleteUsageBasePayload')
+@ObjectType('DeleteUsageBasePayload', { description: 'What deleteUsageBase removed: the base, its daily job and its snapshots' })
 export class DeleteUsageBasePayload {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => ID, { description: 'Global id of the deleted usage base' })
+  @Field(() => ID, { description: 'Global id of the deleted usage base', deprecationReason: 'Use deletedId, which every delete payload has' })
   deletedUsageBaseId: string;
+
+  @Field(() => ID, { description: 'Global id of the deleted usage base, for Relay’s @deleteRecord' })
+  deletedId: string;
 }
 
-@ObjectType('RunUsageCountPayload')
+@ObjectType('RunUsageCountPayload', { description: 'What runUsageCount counted and stored' })
 export class RunUsageCountPayload {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => RunResultType)
+  @Field(() => RunResultType, { description: 'The totals (REST’s answer to POST /usage/bases/{id}/run)' })
   runResult: RunResultType;
 
-  @Field(() => UsageBaseType)
+  @Field(() => UsageBaseType, { description: 'The base counted' })
   usageBase: UsageBaseType;
 
-  @Field(() => SnapshotDayType, { nullable: true, description: 'The day just recorded' })
+  @Field(() => SnapshotDayType, { nullable: true, description: 'The day just stored, with its tables; null only if it was deleted meanwhile' })
   snapshot: SnapshotDayType | null;
 }

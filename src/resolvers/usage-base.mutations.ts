@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { usageRoutes } from '../rest/usage.spec.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
 import { requireUsageBase } from './usage-base.resolver.js';
 import {
@@ -30,8 +31,8 @@ export class UsageBaseMutations {
     const account = requireAccount(context);
     const { baseId, baseName, scheduledHour, timezone } = input;
     const body = parseInput(createBody, { baseId, baseName, scheduledHour, timezone });
-    const base = await context.services.usageBases.create(account.id, body);
-    return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
+    const usageBase = toUsageBaseType(await context.services.usageBases.create(account.id, body));
+    return { clientMutationId: input.clientMutationId ?? null, usageBase, usageBaseEdge: accountListEdge('usage-bases', account.id, usageBase) };
   }
 
   @Mutation(() => UpdateUsageBasePayload, { description: 'Change name, hour or zone (REST PATCH /usage/bases/{id})' })
@@ -51,7 +52,8 @@ export class UsageBaseMutations {
     const { id } = await requireUsageBase(context, input.id);
     await context.services.usageBases.remove(account.id, id);
     context.loaders.usageBase.clear(id);
-    return { clientMutationId: input.clientMutationId ?? null, deletedUsageBaseId: toGlobalId('UsageBase', id) };
+    const deletedId = toGlobalId('UsageBase', id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedId, deletedUsageBaseId: deletedId };
   }
 
   @Mutation(() => RunUsageCountPayload, { description: 'Count every table now (REST POST /usage/bases/{id}/run)' })
@@ -63,7 +65,7 @@ export class UsageBaseMutations {
     context.loaders.latestSnapshot.clear(base.id);
     return {
       clientMutationId: input.clientMutationId ?? null,
-      runResult: { ...result, status: RunStatus.success },
+      runResult: { ...result, status: RunStatus.SUCCESS },
       usageBase: toUsageBaseType(base),
       snapshot: day ? toSnapshotDayType(base.id, day) : null,
     };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
 import { isValidDay } from '../services/calendar.js';
 import { requireAccount, type GraphqlContext } from './context.js';
-import { compareTuples, arraySource } from './relay/array-source.js';
+import { accountListCursors, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
@@ -38,12 +38,11 @@ export class UsageBaseResolver {
     const account = requireAccount(context);
     const bases = (await context.services.usageBases.list(account.id)).map(toUsageBaseType);
     for (const base of bases) context.loaders.usageBase.prime(base.restId, base.entity);
-    const source = arraySource(bases, (base) => [base.createdAt.toISOString(), base.restId], compareTuples);
-    return paginate(args, source, cursorCodec('usage-bases', account.id, z.tuple([z.string(), z.string()])), LIST_PAGE);
+    return paginate(args, accountListSource(bases), accountListCursors('usage-bases', account.id), LIST_PAGE);
   }
 
   @Query(() => UsageBaseType, { nullable: true, description: 'A tracked base by global id or REST id; not_found when missing' })
-  async usageBase(@Arg('id', () => ID) id: string, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
+  async usageBase(@Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the tracked base' }) id: string, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
     return toUsageBaseType(await requireUsageBase(context, id));
   }
 
@@ -64,7 +63,7 @@ export class UsageBaseResolver {
   ): Promise<SnapshotDayConnection> {
     const bounds = { from: args.from ?? undefined, to: args.to ?? undefined };
     if (bounds.from && bounds.to && bounds.from > bounds.to) throw invalidRequest('from must not be after to');
-    const source = snapshotSource(context.services.snapshots, base.entity, bounds);
+    const source = snapshotSource(context.services.snapshots, base.entity, bounds, context.loaders.counts);
     return paginate(args, source, cursorCodec('snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
   }
 

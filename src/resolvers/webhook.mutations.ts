@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { webhookRoutes } from '../rest/webhooks.spec.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
 import { toWebhookDeliveryType, toWebhookType } from './types/webhook.type.js';
 import { parseInput } from './validate-input.js';
@@ -28,7 +29,8 @@ export class WebhookMutations {
     const { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates } = input;
     const body = parseInput(createBody, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
     const { webhook, secret } = await context.services.webhooks.create(account.id, body);
-    return { clientMutationId: input.clientMutationId ?? null, webhook: toWebhookType(webhook), secret };
+    const node = toWebhookType(webhook);
+    return { clientMutationId: input.clientMutationId ?? null, webhook: node, webhookEdge: accountListEdge('webhooks', account.id, node), secret };
   }
 
   @Mutation(() => DeleteWebhookPayload, { description: 'Stop a webhook; its delivery log stays (REST DELETE /webhooks/{webhookId})' })
@@ -37,7 +39,8 @@ export class WebhookMutations {
     const { id } = await requireWebhook(context, input.id);
     await context.services.webhooks.remove(account.id, id);
     context.loaders.webhook.clear(id);
-    return { clientMutationId: input.clientMutationId ?? null, deletedWebhookId: toGlobalId('Webhook', id) };
+    const deletedId = toGlobalId('Webhook', id);
+    return { clientMutationId: input.clientMutationId ?? null, deletedId, deletedWebhookId: deletedId };
   }
 
   @Mutation(() => RotateWebhookSecretPayload, { description: 'Replace the signing secret (REST POST /webhooks/{webhookId}/rotate-secret)' })

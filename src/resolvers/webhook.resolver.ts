@@ -1,12 +1,10 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { deliveryPage } from './delivery-pages.js';
-import { arraySource, compareTuples } from './relay/array-source.js';
+import { accountListCursors, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
-import { cursorCodec } from './relay/cursor.js';
 import { restIdOf } from './relay/global-id.js';
 import { requireOwned } from './require-owned.js';
 import { MAX_PAGE_SIZE, paginate } from './relay/paginate.js';
@@ -32,7 +30,7 @@ class DeliveryConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Only items after this cursor' })
   after?: string | null;
 
-  @Field(() => WebhookDeliveryStatus, { nullable: true })
+  @Field(() => WebhookDeliveryStatus, { nullable: true, description: 'Only deliveries in this status; null: all' })
   status?: WebhookDeliveryStatus | null;
 }
 
@@ -45,9 +43,7 @@ export class WebhookResolver {
     if (args.baseId != null && !baseId) throw invalidRequest('baseId: not an upstream base id');
     const webhooks = await context.services.webhooks.list(account.id, baseId);
     for (const webhook of webhooks) context.loaders.webhook.prime(webhook.id, webhook);
-    const source = arraySource(webhooks.map(toWebhookType), (w) => [w.createdAt.toISOString(), w.restId], compareTuples);
-    const cursors = cursorCodec('webhooks', `${account.id}:${baseId ?? ''}`, z.tuple([z.string(), z.string()]));
-    return paginate(args, source, cursors, LIST_PAGE);
+    return paginate(args, accountListSource(webhooks.map(toWebhookType)), accountListCursors('webhooks', account.id), LIST_PAGE);
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, {

@@ -111,6 +111,23 @@ export class SnapshotService {
     return latest;
   }
 
+  /** How many days each of these bases has counted within `from`–`to` (inclusive), in one query on the (base, date) index. */
+  async countDays(usageBaseIds: string[], bounds: { from?: string; to?: string }): Promise<Map<string, number>> {
+    const counts = new Map(usageBaseIds.map((id) => [id, 0]));
+    if (usageBaseIds.length === 0 || (bounds.from && bounds.to && bounds.from > bounds.to)) return counts;
+    const qb = this.dataSource
+      .createQueryBuilder()
+      .select('usage_base_id', 'id')
+      .addSelect('COUNT(*)', 'n')
+      .from(UsageSnapshot, 's')
+      .where('usage_base_id IN (:...ids)', { ids: usageBaseIds })
+      .groupBy('usage_base_id');
+    if (bounds.from) qb.andWhere('date >= :from', { from: bounds.from });
+    if (bounds.to) qb.andWhere('date <= :to', { to: bounds.to });
+    for (const row of await qb.getRawMany<{ id: string; n: number | string }>()) counts.set(row.id, Number(row.n));
+    return counts;
+  }
+
   /** Subscribes to recorded days; returns the unsubscribe function. */
   onRecorded(listener: SnapshotListener): () => void {
     this.listeners.add(listener);

@@ -77,12 +77,17 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
     }
   });
 
-  it('reads every config’s first page in one statement, and changes by id', async () => {
+  it('reads every config’s first page in one statement, counts with filters, and reads changes by id', async () => {
     const res = await graphql(`{ monitoringConfigs(first: 10) { nodes { restId
-      newest: changes(first: 3) { nodes { id restId } } oldest: changes(last: 2) { nodes { restId } } } } }`);
+      newest: changes(first: 3) { nodes { id restId } } oldest: changes(last: 2) { nodes { restId } }
+      all: changes(first: 0) { totalCount } ada: changes(first: 0, filter: { userEmail: "ada@example.com", fieldId: "fldFIELD0000000A" }) { totalCount } } } }`);
     expect(res.errors).toBeUndefined();
     for (const node of res.data.monitoringConfigs.nodes) {
-      const expected = logged.get(node.restId)!.map((c) => c.id);
+      const changes = logged.get(node.restId)!;
+      expect(node.all.totalCount).toBe(changes.length);
+      expect(node.ada.totalCount).toBe(changes.filter((c) => c.userEmail === 'ada@example.com' && c.fieldIds.includes('fldFIELD0000000A')).length);
+      expect(node.ada.totalCount).toBeGreaterThan(0);
+      const expected = changes.map((c) => c.id);
       expect(node.newest.nodes.map((c: { restId: string }) => c.restId)).toEqual(expected.slice(0, 3));
       expect(node.oldest.nodes.map((c: { restId: string }) => c.restId)).toEqual(expected.slice(-2));
     }

@@ -90,7 +90,8 @@ describe('UsageBase.snapshots (Relay Cursor Connections)', () => {
     const before = all.edges[20].cursor;
     const window = await snapshots({ first: 100, after, before });
     expect(window.edges.map((e) => e.node.date)).toEqual(days.slice(10, 20));
-    expect(window.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
+    // The `before` day itself follows the window.
+    expect(window.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
     const fromEnd = await snapshots({ last: 3, after, before });
     expect(fromEnd.edges.map((e) => e.node.date)).toEqual(days.slice(17, 20));
     expect(fromEnd.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
@@ -107,12 +108,38 @@ describe('UsageBase.snapshots (Relay Cursor Connections)', () => {
     for (const edge of page.edges) expect(edge.cursor).not.toContain(edge.node.date);
   });
 
-  it('refuses first with last, negative or too large counts, and forged or foreign cursors', async () => {
+  it('takes first and last together as the spec says: first keeps the window’s start, last the end of that', async () => {
+    const all = await snapshots({ first: 100 });
+    const before = all.edges[30].cursor;
+    // Relay's loadPrevious on a fragment whose `first` has a default sends all three.
+    const previous = await snapshots({ first: 10, last: 4, before });
+    expect(previous.edges.map((e) => e.node.date)).toEqual(days.slice(6, 10));
+    expect(previous.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
+    const whole = await snapshots({ first: 100, last: 100, before });
+    expect(whole.edges.map((e) => e.node.date)).toEqual(days.slice(0, 30));
+    expect(whole.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
+    const none = await snapshots({ first: 5, last: 0 });
+    expect(none.edges).toEqual([]);
+    expect(none.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
+  });
+
+  it('counts every day of the connection within from/to, whatever the cursors, and only when asked', async () => {
+    const counted = `query($id: ID!, $first: Int, $after: String, $from: LocalDate, $to: LocalDate) {
+      usageBase(id: $id) { snapshots(first: $first, after: $after, from: $from, to: $to) { totalCount edges { cursor } } } }`;
+    const all = await graphql(counted, { id: base.id, first: 2 });
+    expect(all.errors).toBeUndefined();
+    expect(all.data.usageBase.snapshots.totalCount).toBe(days.length);
+    const after = all.data.usageBase.snapshots.edges[1].cursor;
+    expect((await graphql(counted, { id: base.id, first: 2, after })).data.usageBase.snapshots.totalCount).toBe(days.length);
+    const bounded = await graphql(counted, { id: base.id, first: 1, from: days[60], to: days[10] });
+    expect(bounded.data.usageBase.snapshots.totalCount).toBe(51);
+  });
+
+  it('refuses negative or too large counts, and forged or foreign cursors', async () => {
     const other = await trackBase(app.http, DEMO_BASES.marketing);
     await recordDays(app, other.id, days.slice(0, 2));
     const foreign = (await graphql(SNAPSHOTS, { id: other.id, first: 1 })).data.usageBase.snapshots.edges[0].cursor;
     const refused = [
-      { first: 1, last: 1 },
       { first: -1 },
       { last: -1 },
       { first: 101 },

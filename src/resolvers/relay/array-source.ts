@@ -16,6 +16,7 @@ export function arraySource<T, K>(items: T[], keyOf: (item: T) => K, compare: (a
     },
     existsAtOrBefore: async (key) => items.some((item) => compare(keyOf(item), key) <= 0),
     existsAtOrAfter: async (key) => items.some((item) => compare(keyOf(item), key) >= 0),
+    count: async () => items.length,
   };
 }
 

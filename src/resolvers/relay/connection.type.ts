@@ -48,6 +48,8 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
 
   @ObjectType(`${name}Connection`)
   class Connection {
+    /** The edge type, for payloads that hand out one edge (create mutations, for Relay's @appendEdge). */
+    static readonly Edge = Edge;
     @Field(() => [Edge])
     edges: Edge[];
 
@@ -56,6 +58,12 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
 
     @Field(() => PageInfoType)
     pageInfo: PageInfoType;
+
+    // A getter on the page object (paginate): it runs its count only when the field is selected.
+    @Field(() => Int, {
+      description: 'How many items the whole connection holds with its filters, whatever the cursors and page size; exact',
+    })
+    totalCount: Promise<number>;
   }
 
   return Connection;

@@ -27,6 +27,8 @@ export interface KeysetSource<T, K> {
   existsAtOrBefore(key: K): Promise<boolean>;
   /** Whether an item exists at `key` or after it (used for hasNextPage before a cursor). */
   existsAtOrAfter(key: K): Promise<boolean>;
+  /** Every item of the connection, whatever the cursors: read only when a client selects `totalCount`. */
+  count(): Promise<number>;
   keyOf(item: T): K;
 }
 
@@ -41,12 +43,14 @@ export interface Connection<T> {
   edges: Array<{ cursor: string; node: T }>;
   nodes: T[];
   pageInfo: PageInfo;
+  /** A getter: read by the field's resolver only when selected, so an unasked count costs no query. */
+  readonly totalCount: Promise<number>;
 }
 
 /**
- * One page per the Relay Cursor Connections spec: `first`/`after` forward, `last`/`before` backward, both cursors
- * bound the window. pageInfo is exact: the side being paged reads one item more, the other side asks whether an
- * item exists at or beyond its cursor.
+ * One page per the Relay Cursor Connections spec: the cursors bound the window, then `first` keeps its start and
+ * `last` the end of what remains (both may be given: Relay's `loadPrevious` sends them together). pageInfo is exact:
+ * the side being cut reads one item more, a side bounded by a cursor asks whether an item exists at or beyond it.
  */
 export async function paginate<T, K>(
   args: PagingArgs,
@@ -58,20 +62,23 @@ export async function paginate<T, K>(
   const after = args.after == null ? undefined : cursors.decode(args.after, 'after');
   const before = args.before == null ? undefined : cursors.decode(args.before, 'before');
   let items: T[];
-  let hasNextPage: boolean;
-  let hasPreviousPage: boolean;
-  if (last !== undefined) {
+  let cutAtEnd: boolean;
+  let cutAtStart: boolean;
+  if (last !== undefined && first === undefined) {
     const loaded = await source.load({ after, before, limit: last + 1, from: 'end' });
     items = last === 0 ? [] : loaded.slice(-last);
-    hasPreviousPage = loaded.length > last;
-    hasNextPage = before !== undefined && (await source.existsAtOrAfter(before));
+    cutAtStart = loaded.length > last;
+    cutAtEnd = false;
   } else {
     const size = first ?? defaultSize;
     const loaded = await source.load({ after, before, limit: size + 1, from: 'start' });
     items = loaded.slice(0, size);
-    hasNextPage = loaded.length > size;
-    hasPreviousPage = after !== undefined && (await source.existsAtOrBefore(after));
+    cutAtEnd = loaded.length > size;
+    cutAtStart = last !== undefined && items.length > last;
+    if (last !== undefined) items = last === 0 ? [] : items.slice(-last);
   }
+  const hasNextPage = cutAtEnd || (before !== undefined && (await source.existsAtOrAfter(before)));
+  const hasPreviousPage = cutAtStart || (after !== undefined && (await source.existsAtOrBefore(after)));
   const edges = items.map((node) => ({ cursor: cursors.encode(source.keyOf(node)), node }));
   return {
     edges,
@@ -82,13 +89,15 @@ export async function paginate<T, K>(
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
+    get totalCount() {
+      return source.count();
+    },
   };
 }
 
 function pageSize(args: PagingArgs): { first?: number; last?: number } {
   const first = args.first ?? undefined;
   const last = args.last ?? undefined;
-  if (first !== undefined && last !== undefined) throw invalidRequest('Pass first or last, not both');
   for (const [name, value] of [['first', first], ['last', last]] as const) {
     if (value !== undefined && (value < 0 || value > MAX_PAGE_SIZE)) {
       throw invalidRequest(`${name} must be between 0 and ${MAX_PAGE_SIZE}`);

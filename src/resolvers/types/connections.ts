@@ -7,18 +7,24 @@ import { WebhookDeliveryType, WebhookType } from './webhook.type.js';
 
 export const UsageBaseConnection = connectionType('UsageBase', UsageBaseType);
 export type UsageBaseConnection = InstanceType<typeof UsageBaseConnection>;
+export const UsageBaseEdge = UsageBaseConnection.Edge;
+export type UsageBaseEdge = InstanceType<typeof UsageBaseEdge>;
 
 export const SnapshotDayConnection = connectionType('SnapshotDay', SnapshotDayType);
 export type SnapshotDayConnection = InstanceType<typeof SnapshotDayConnection>;
 
 export const MonitoringConfigConnection = connectionType('MonitoringConfig', MonitoringConfigType);
 export type MonitoringConfigConnection = InstanceType<typeof MonitoringConfigConnection>;
+export const MonitoringConfigEdge = MonitoringConfigConnection.Edge;
+export type MonitoringConfigEdge = InstanceType<typeof MonitoringConfigEdge>;
 
 export const ChangeConnection = connectionType('Change', ChangeType);
 export type ChangeConnection = InstanceType<typeof ChangeConnection>;
 
 export const WebhookConnection = connectionType('Webhook', WebhookType);
 export type WebhookConnection = InstanceType<typeof WebhookConnection>;
+export const WebhookEdge = WebhookConnection.Edge;
+export type WebhookEdge = InstanceType<typeof WebhookEdge>;
 
 export const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDeliveryType);
 export type WebhookDeliveryConnection = InstanceType<typeof WebhookDeliveryConnection>;

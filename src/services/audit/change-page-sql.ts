@@ -75,6 +75,26 @@ export function entriesSql(driver: Driver, configId: string, ids: number[]): Sql
 }
 
 function pageText(sql: SqlBuilder, { configId, filters, lead, limit, order }: PageSpec, columns: string): string {
+  const { from, where, time, id } = matching(sql, configId, filters, lead);
+  const direction = order === 'desc' ? 'DESC' : 'ASC';
+  return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${time} ${direction}, ${id} ${direction} LIMIT ${limit}`;
+}
+
+/**
+ * How many entries of each config match (GraphQL's totalCount), one statement for several configs: each part
+ * counts along its config's leading index, as its pages are read.
+ */
+export function countsSql(driver: Driver, counts: Array<{ configId: string; filters: ChangeFilters; lead: PageLead }>): Sql {
+  const sql = new SqlBuilder(driver);
+  const parts = counts.map(({ configId, filters, lead }) => {
+    const { from, where } = matching(sql, configId, filters, lead);
+    return `SELECT e.config_id, COUNT(*) AS n FROM ${from} WHERE ${where.join(' AND ')} GROUP BY e.config_id`;
+  });
+  return sql.done(parts.join(' UNION ALL '));
+}
+
+/** The rows of one config that match the filters, led by the `lead` index: FROM and WHERE, and the order columns. */
+function matching(sql: SqlBuilder, configId: string, filters: ChangeFilters, lead: PageLead) {
   const byField = lead === 'fieldId';
   const [time, id] = byField ? ['f.occurred_at', 'f.entry_id'] : ['e.occurred_at', 'e.id'];
   const where: string[] = [];
@@ -94,8 +114,7 @@ function pageText(sql: SqlBuilder, { configId, filters, lead, limit, order }: Pa
   const from = byField
     ? `change_entry_field f${sql.indexedBy(lead)} JOIN change_entry e ON e.id = f.entry_id`
     : `change_entry e${sql.indexedBy(lead)}`;
-  const direction = order === 'desc' ? 'DESC' : 'ASC';
-  return `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${time} ${direction}, ${id} ${direction} LIMIT ${limit}`;
+  return { from, where, time, id };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.j
 import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
 import {
   COLUMN_FILTERS,
+  countsSql,
   depthProbeSql,
   entriesSql,
   pageSql,
@@ -124,6 +125,16 @@ export class ChangeQueryService {
       records.sort((a, b) => (a.occurredAt === b.occurredAt ? Number(b.id) - Number(a.id) : a.occurredAt < b.occurredAt ? 1 : -1));
     }
     return byConfig;
+  }
+
+  /** How many changes of each config (already access-checked) match the filters, in one statement. */
+  async counts(configIds: string[], query: ChangeFilterQuery): Promise<Map<string, number>> {
+    const counts = new Map(configIds.map((id) => [id, 0]));
+    if (configIds.length === 0) return counts;
+    const filters = this.filtersOf(query);
+    const parts = await Promise.all(configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters) })));
+    for (const [configId, n] of await this.read(countsSql(this.dataSource.driver, parts))) counts.set(configId as string, Number(n));
+    return counts;
   }
 
   /** Changes of a config by id, in no particular order; ids it does not have are left out. */

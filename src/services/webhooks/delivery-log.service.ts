@@ -65,6 +65,22 @@ export class DeliveryLogService {
     return rows.length > query.limit && last ? { deliveries, nextCursor: this.cursors.encode(webhook.id, last.seq) } : { deliveries };
   }
 
+  /** How many deliveries each of these webhooks (already access-checked) has logged, with `status` if given. */
+  async countOf(webhookIds: string[], status?: WebhookDeliveryStatus): Promise<Map<string, number>> {
+    const counts = new Map(webhookIds.map((id) => [id, 0]));
+    if (webhookIds.length === 0) return counts;
+    const qb = this.dataSource
+      .createQueryBuilder()
+      .select('webhook_id', 'id')
+      .addSelect('COUNT(*)', 'n')
+      .from(WebhookDelivery, 'd')
+      .where('webhook_id IN (:...ids)', { ids: webhookIds })
+      .groupBy('webhook_id');
+    if (status) qb.andWhere('status = :status', { status });
+    for (const row of await qb.getRawMany<{ id: string; n: number | string }>()) counts.set(row.id, Number(row.n));
+    return counts;
+  }
+
   /**
    * Sends a delivery again, whatever its state, with a fresh retry schedule and the same `webhook-id` (so a
    * receiver that got it already can tell). Only for active webhooks. The lease goes too: an attempt still in flight

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { arraySource, compareTuples } from './array-source.js';
+import { cursorCodec, type CursorCodec } from './cursor.js';
+import type { KeysetSource } from './paginate.js';
+
+/** An item of one of the account's own lists (usage bases, monitoring configs, webhooks), oldest first. */
+interface Listed {
+  createdAt: Date;
+  restId: string;
+}
+
+type CreationKey = [createdAt: string, restId: string];
+
+export type AccountList = 'usage-bases' | 'monitoring-configs' | 'webhooks';
+
+/**
+ * Cursors of an account's list, keyed by creation instant and id. A filter (webhooks by base) only narrows the list,
+ * so its cursors are the list's own: the edge a create mutation returns pages in every such connection.
+ */
+export const accountListCursors = (list: AccountList, accountId: string): CursorCodec<CreationKey> =>
+  cursorCodec(list, accountId, z.tuple([z.string(), z.string()]));
+
+export const accountListSource = <T extends Listed>(items: T[]): KeysetSource<T, CreationKey> =>
+  arraySource(items, creationKey, compareTuples);
+
+/** The edge of a new item, for Relay's @appendEdge: a cursor of the list it joins, and the node. */
+export const accountListEdge = <T extends Listed>(list: AccountList, accountId: string, node: T) => ({
+  cursor: accountListCursors(list, accountId).encode(creationKey(node)),
+  node,
+});
+
+const creationKey = (item: Listed): CreationKey => [item.createdAt.toISOString(), item.restId];
