@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { authenticate } from './auth/authenticate.js';
+import { requireCsrfToken } from './auth/csrf.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
 import type { Logger } from './logger.js';
@@ -11,6 +12,7 @@ import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
 import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
+import { corsPolicy } from './rest/http/cors.js';
 import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
 import { optionsResponder } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
@@ -21,6 +23,12 @@ import { createUsageRouter } from './rest/usage.routes.js';
 import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
 import type { Sandbox } from './sandbox/index.js';
+
+/** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them). */
+const GRAPHQL_ENDPOINT = [
+  { method: 'get', path: '/graphql' },
+  { method: 'post', path: '/graphql' },
+] as const;
 
 export interface AppDeps {
   config: Config;
@@ -52,12 +60,16 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   });
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
-  app.use(optionsResponder(allRoutes));
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
+  // From here on the APIs: CORS headers on every answer (errors included), preflights answered before authentication.
+  const cors = corsPolicy(config.corsOrigins);
+  if (cors) app.use(cors);
+  app.use(optionsResponder(graphql ? [...allRoutes, ...GRAPHQL_ENDPOINT] : allRoutes));
 
   app.use(createNotificationRouter(services));
   app.use(express.json({ limit: '1mb', verify: requireUtf8 }));
   app.use(authenticate(services.accounts));
+  app.use(requireCsrfToken());
   app.use(
     rateLimit({
       windowMs: 60_000,

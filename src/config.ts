@@ -46,6 +46,38 @@ const decodedBytes = (value: string) => Buffer.from(value.replace(/-/g, '+').rep
 const hostPattern = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+/** `entry` as browsers send an origin (scheme, host, port; lower case, no default port), or undefined when it has more. */
+function originOf(entry: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return undefined;
+  }
+  // No wildcards inside an entry (`https://*.example.com` would be taken literally), no credentials, query or fragment.
+  const bare = url.pathname === '/' && !/[*?#@]/.test(entry);
+  return /^https?:$/.test(url.protocol) && bare ? url.origin : undefined;
+}
+
+const corsOrigins = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      const invalid = entries.filter((entry) => entry !== '*' && originOf(entry) === undefined);
+      if (invalid.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${invalid.length === 1 ? 'is not an origin' : 'are not origins'}: list scheme://host[:port] entries (http or https, no path), or *`,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(entries.map((entry) => (entry === '*' ? entry : originOf(entry)!)))];
+    }),
+);
+
 const envSchema = z.object({
   PORT: integer(0, 65535, 3000),
   HOST: z.preprocess(
@@ -131,6 +163,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
+  CORS_ORIGINS: corsOrigins,
 });
 
 export interface Config {
@@ -185,6 +218,8 @@ export interface Config {
     retentionMs: number;
   };
   adminToken?: string;
+  /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); `*` for any, without credentials. Empty: none. */
+  corsOrigins: string[];
   graphql: {
     /** Deepest field nesting an operation may have (introspection fields aside). */
     maxDepth: number;
@@ -280,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_DELIVERY_RETENTION,
     },
     adminToken: e.ADMIN_TOKEN,
+    corsOrigins: e.CORS_ORIGINS,
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxCost: e.GRAPHQL_MAX_COST,

@@ -54,6 +54,9 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     schema,
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
+    // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no
+    // preflight-forcing header, so clients' defaults (urql's GET without a content type) work.
+    csrfPrevention: false,
     // main.ts owns SIGTERM/SIGINT (graceful shutdown); Apollo's own handlers would re-raise the signal and kill the process.
     stopOnTerminationSignals: false,
     formatError: format,

@@ -30,7 +30,8 @@ export class CachedBody {
   send(req: Request, res: Response): void {
     res.setHeader('ETag', this.etag);
     res.setHeader('Cache-Control', 'private, no-cache');
-    res.setHeader('Vary', 'Accept-Encoding, Authorization');
+    // Added to, not set: CORS put `Origin` there.
+    res.vary('Accept-Encoding, Authorization');
     if (req.method === 'GET' && req.headers['if-none-match'] === this.etag) return void res.status(304).end();
     res.setHeader('Content-Type', this.contentType);
     if (this.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {

@@ -2,10 +2,11 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RouteSpec } from './route.js';
 
 /**
- * OPTIONS on a REST path: 204 with every method the path serves in `Allow`. Express's own answer lists only the
- * methods of the first router whose paths match, as a `200 text/plain` body.
+ * OPTIONS on an API path: 204 with every method the path serves in `Allow` (and, for a CORS preflight that
+ * corsPolicy let through, in `Access-Control-Allow-Methods`), before any authentication. Express's own answer lists
+ * only the methods of the first router whose paths match, as a `200 text/plain` body.
  */
-export function optionsResponder(routes: RouteSpec[]) {
+export function optionsResponder(routes: Pick<RouteSpec, 'method' | 'path'>[]) {
   const patterns = routes.map((route) => ({
     path: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
     method: route.method.toUpperCase(),
@@ -15,7 +16,11 @@ export function optionsResponder(routes: RouteSpec[]) {
     const methods = new Set(patterns.filter(({ path }) => path.test(req.path)).map(({ method }) => method));
     if (methods.size === 0) return next();
     if (methods.has('GET')) methods.add('HEAD');
-    res.setHeader('Allow', [...methods].sort().join(', '));
+    const allow = [...methods].sort().join(', ');
+    res.setHeader('Allow', allow);
+    if (res.hasHeader('Access-Control-Allow-Origin') && req.headers['access-control-request-method']) {
+      res.setHeader('Access-Control-Allow-Methods', allow);
+    }
     res.status(204).end();
   };
 }

@@ -1,0 +1,29 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../errors.js';
+import type { AuthMethod } from './authenticate.js';
+
+/** Methods that change nothing (GraphQL runs mutations on POST only). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF protection where a forgery is possible: a credential the browser attaches by itself, the web application's
+ * session cookie (CONTRACT §9). A write it authenticates must echo the session's token (`res.locals.csrfToken`) in
+ * X-CSRF-Token, else 403 csrf_failed. An API key travels in the Authorization header, which no other site can make a
+ * browser send, so API-key requests pass whatever their method or content type (urql's GET without a content type,
+ * a form-encoded POST); so do unauthenticated ones, which reach nothing done for an account.
+ */
+export function requireCsrfToken() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if ((res.locals.authMethod as AuthMethod | undefined) !== 'session' || SAFE_METHODS.has(req.method)) return next();
+    if (sameToken(req.get('x-csrf-token'), res.locals.csrfToken)) return next();
+    next(new AppError('csrf_failed', 'This write is authenticated by the session cookie: send the session’s csrfToken in X-CSRF-Token'));
+  };
+}
+
+function sameToken(presented: string | undefined, expected: unknown): boolean {
+  if (typeof expected !== 'string' || expected === '' || presented === undefined) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
