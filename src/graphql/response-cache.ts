@@ -26,12 +26,8 @@ export class GraphqlResponseCache {
 
   /** The cache key of a request, or null when it is not one a response is kept for. */
   keyOf(req: Request, accountId: string): string | null {
-    // POST with a JSON body only: a GET has Apollo's CSRF checks to pass, which a reused response would skip.
-    const body = req.body as unknown;
-    if (req.method !== 'POST' || !req.is('application/json') || typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return null;
-    }
-    return `${accountId}\n${req.headers.accept ?? ''}\n${JSON.stringify(body)}`;
+    const request = requestKeyOf(req);
+    return request === null ? null : `${accountId}\n${req.headers.accept ?? ''}\n${request}`;
   }
 
   get(key: string, version: string): CachedBody | undefined {
@@ -45,4 +41,15 @@ export class GraphqlResponseCache {
     this.entries.set(key, entry);
     return entry.body;
   }
+}
+
+/**
+ * A GET by its query string, a POST by its JSON body; nothing else is kept. Every check that is not Apollo's own
+ * (authentication, CSRF) runs before the cache is asked, so a reused answer skips none of them.
+ */
+function requestKeyOf(req: Request): string | null {
+  if (req.method === 'GET') return `GET ${req.url}`;
+  const body = req.body as unknown;
+  if (req.method !== 'POST' || !req.is('application/json') || typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  return JSON.stringify(body);
 }
