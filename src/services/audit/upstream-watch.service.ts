@@ -105,13 +105,32 @@ export class UpstreamWatchService {
   /** Stops watching when no demand of any account needs the base any more. */
   release(base: WatchedBase): Promise<void> {
     return this.mutex.run(keyOf(base), async () => {
-      if (await this.isNeeded(this.dataSource.manager, base)) return;
-      const watch = await this.find(base);
+      const watch = await this.removeUnneeded(base);
       if (!watch) return;
-      await this.repository.delete({ id: watch.id });
       await this.deleteUpstream(watch.accountId, watch.baseId, watch.webhookId);
       this.options.logger.info({ baseId: base.baseId, webhookId: watch.webhookId }, 'upstream watch removed');
     });
+  }
+
+  /**
+   * Deletes the watch row when no demand needs the base, in one transaction that deletes first (taking the write
+   * lock) and checks after: a demand another process records meanwhile is either seen (the row stays) or committed
+   * later, and then its own `ensure` finds no watch and creates one.
+   */
+  private async removeUnneeded(base: WatchedBase): Promise<UpstreamWatch | null> {
+    const stillNeeded = new Error('still needed');
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const watch = await manager.findOneBy(UpstreamWatch, { baseId: base.baseId });
+        if (!watch) return null;
+        await manager.delete(UpstreamWatch, { id: watch.id });
+        if (await this.isNeeded(manager, base)) throw stillNeeded;
+        return watch;
+      });
+    } catch (error) {
+      if (error === stillNeeded) return null;
+      throw error;
+    }
   }
 
   /** Start-up: a watch for every base some demand needs (a crash may have left one out). */
