@@ -29,7 +29,10 @@ export class ChangeResolver {
       return context.events.subscribe<ChangeLogged>(CHANGE_LOGGED, config.id);
     },
   })
-  changeLogged(@Root() event: ChangeLogged, @Arg('monitoringConfigId', () => ID) _monitoringConfigId: string): ChangeType {
+  changeLogged(
+    @Root() event: ChangeLogged,
+    @Arg('monitoringConfigId', () => ID, { description: 'Global id or REST id of the monitoring config' }) _monitoringConfigId: string,
+  ): ChangeType {
     return toChangeType(event.configId, event.change);
   }
 }

@@ -10,7 +10,10 @@ import { Node } from './types/node.type.js';
 @Resolver()
 export class NodeResolver {
   @Query(() => Node, { nullable: true, description: 'The object with this global id; null when missing or not the caller’s' })
-  async node(@Arg('id', () => ID) id: string, @Ctx() context: GraphqlContext): Promise<Node | null> {
+  async node(
+    @Arg('id', () => ID, { description: 'A global id, from the `id` field of any Node' }) id: string,
+    @Ctx() context: GraphqlContext,
+  ): Promise<Node | null> {
     return fetchNode(context, id);
   }
 
@@ -19,7 +22,10 @@ export class NodeResolver {
     description: `The objects with these global ids (at most ${MAX_PAGE_SIZE}), in the same order; null for each missing one`,
     complexity: perIdCost,
   })
-  async nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() context: GraphqlContext): Promise<Array<Node | null>> {
+  async nodes(
+    @Arg('ids', () => [ID], { description: `Global ids, at most ${MAX_PAGE_SIZE}` }) ids: string[],
+    @Ctx() context: GraphqlContext,
+  ): Promise<Array<Node | null>> {
     if (ids.length > MAX_PAGE_SIZE) throw invalidRequest(`ids: at most ${MAX_PAGE_SIZE}`);
     return Promise.all(ids.map((id) => fetchNode(context, id)));
   }

@@ -14,7 +14,7 @@ interface SnapshotRecorded {
 
 @Resolver(() => SnapshotDayType)
 export class SnapshotDayResolver {
-  @FieldResolver(() => UsageBaseType)
+  @FieldResolver(() => UsageBaseType, { description: 'The tracked base this day was counted for' })
   async usageBase(@Root() day: SnapshotDayType, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
     const base = await context.loaders.usageBase.load(day.usageBaseId);
     if (!base) throw notFound('Usage base');
@@ -28,7 +28,10 @@ export class SnapshotDayResolver {
       return context.events.subscribe<SnapshotRecorded>(SNAPSHOT_RECORDED, base.id);
     },
   })
-  snapshotRecorded(@Root() event: SnapshotRecorded, @Arg('usageBaseId', () => ID) _usageBaseId: string): SnapshotDayType {
+  snapshotRecorded(
+    @Root() event: SnapshotRecorded,
+    @Arg('usageBaseId', () => ID, { description: 'Global id or REST id of the usage base' }) _usageBaseId: string,
+  ): SnapshotDayType {
     return toSnapshotDayType(event.usageBaseId, event.day);
   }
 }

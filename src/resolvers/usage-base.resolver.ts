@@ -22,10 +22,10 @@ const LIST_PAGE = 50;
 
 @ArgsType()
 class SnapshotConnectionArgs extends ConnectionArgs {
-  @Field(() => LocalDateResolver, { nullable: true, description: 'Oldest day included' })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Oldest day included (YYYY-MM-DD, in the base’s time zone)' })
   from?: string | null;
 
-  @Field(() => LocalDateResolver, { nullable: true, description: 'Newest day included' })
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Newest day included (YYYY-MM-DD, in the base’s time zone); not before `from`' })
   to?: string | null;
 }
 
@@ -42,7 +42,10 @@ export class UsageBaseResolver {
   }
 
   @Query(() => UsageBaseType, { nullable: true, description: 'A tracked base by global id or REST id; not_found when missing' })
-  async usageBase(@Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the tracked base' }) id: string, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
+  async usageBase(
+    @Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the tracked base' }) id: string,
+    @Ctx() context: GraphqlContext,
+  ): Promise<UsageBaseType> {
     return toUsageBaseType(await requireUsageBase(context, id));
   }
 

@@ -24,7 +24,7 @@ class WebhookListArgs extends ConnectionArgs {
 /** The delivery log pages forward only (the Relay spec makes last/before optional). */
 @ArgsType()
 class DeliveryConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE})` })
+  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE}); default 50` })
   first?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only items after this cursor' })

@@ -47,7 +47,7 @@ describe('monitoring config status', () => {
 
     const graphql = await createGraphql(app.url, app.apiKey)(HEALTH, { id: configId });
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.monitoringConfig.health).toEqual(missing);
+    expect(graphql.data.monitoringConfig.health).toEqual({ ...missing, state: 'CHANGES_TABLE_MISSING' });
     // The REST config keeps the interface's shape exactly.
     expect(Object.keys((await app.http('GET', `/monitoring-config/${configId}`)).body.config).sort()).toEqual(MONITORING_CONFIG_FIELDS);
     expect((await app.other.http('GET', `/monitoring-config/${configId}/status`)).status).toBe(404);

@@ -5,7 +5,7 @@ import { allChanges, AUDIT_APP_ENV, eventually, relaxSandboxRateLimit } from '..
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { CHANGE_FIELDS } from './support/shapes.js';
+import { asRest, CHANGE_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
 let api: SandboxApi;
@@ -77,11 +77,11 @@ describe('changeLogged over graphql-ws', () => {
     const rest = (await eventually(() => allChanges(app.http, config.id), (records) => records.some((r) => r.recordId === recordId))).find(
       (r) => r.recordId === recordId,
     )!;
-    const { id: _global, restId, monitoringConfig, ...fields } = event;
+    const { monitoringConfig, ...change } = event;
     expect(monitoringConfig).toEqual({ restId: config.id });
     // The Changes-table row may be written after the event: REST may show its id already.
-    expect({ id: restId, ...fields, monitoringRecordId: null }).toEqual({ ...rest, monitoringRecordId: null });
-    expect(fields).toMatchObject({ eventType: 'record_create', kind: 'record', source: 'client', userEmail: 'sub@example.com', userName: 'Sub Scriber' });
+    expect({ ...asRest(change), monitoringRecordId: null }).toEqual({ ...rest, monitoringRecordId: null });
+    expect(change).toMatchObject({ eventType: 'RECORD_CREATE', kind: 'RECORD', source: 'CLIENT', userEmail: 'sub@example.com', userName: 'Sub Scriber' });
     await events.return?.();
   }, 60_000);
 

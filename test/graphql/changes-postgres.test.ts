@@ -52,8 +52,8 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
 
   it('walks forward and backward, with filters, through REST’s order', async () => {
     const [configId, expected] = [...logged.entries()][0];
-    for (const filter of [undefined, { eventType: 'record_update', userEmail: 'ada@example.com', fieldId: 'fldFIELD0000000A' }]) {
-      const want = expected.filter((c) => !filter || (c.eventType === filter.eventType && c.userEmail === filter.userEmail));
+    for (const filter of [undefined, { eventType: 'RECORD_UPDATE', userEmail: 'ada@example.com', fieldId: 'fldFIELD0000000A' }]) {
+      const want = expected.filter((c) => !filter || (c.eventType === 'record_update' && c.userEmail === filter.userEmail));
       const forward: unknown[] = [];
       let after: string | null = null;
       do {

@@ -118,13 +118,13 @@ describe('MonitoringConfig.changes (Relay Cursor Connections)', () => {
 
   it('filters as REST does, in both directions', async () => {
     const filters: Array<[Record<string, unknown>, Record<string, string>]> = [
-      [{ eventType: 'record_update' }, { eventType: 'record_update' }],
-      [{ kind: 'schema', tableId: TABLES[1] }, { kind: 'schema', tableId: TABLES[1] }],
-      [{ userEmail: USERS[0], source: 'client' }, { userEmail: USERS[0]!, source: 'client' }],
+      [{ eventType: 'RECORD_UPDATE' }, { eventType: 'record_update' }],
+      [{ kind: 'SCHEMA', tableId: TABLES[1] }, { kind: 'schema', tableId: TABLES[1] }],
+      [{ userEmail: USERS[0], source: 'CLIENT' }, { userEmail: USERS[0]!, source: 'client' }],
       [{ fieldId: FIELDS[1] }, { fieldId: FIELDS[1] }],
       [{ recordId: 'rec00000000000004' }, { recordId: 'rec00000000000004' }],
       [{ from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' }, { from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' }],
-      [{ eventType: 'record_update', tableId: TABLES[0], userEmail: USERS[0], from: '2026-03-04' }, { eventType: 'record_update', tableId: TABLES[0], userEmail: USERS[0]!, from: '2026-03-04' }],
+      [{ eventType: 'RECORD_UPDATE', tableId: TABLES[0], userEmail: USERS[0], from: '2026-03-04' }, { eventType: 'record_update', tableId: TABLES[0], userEmail: USERS[0]!, from: '2026-03-04' }],
     ];
     for (const [filter, query] of filters) {
       const rest = await restChanges(query);
@@ -188,6 +188,8 @@ describe('MonitoringConfig.changes (Relay Cursor Connections)', () => {
       { filter: { userEmail: 'x'.repeat(256) } },
       { filter: { timezone: 'Mars/Olympus' } },
       { filter: { eventType: 'record_move' } },
+      // REST's spelling is not GraphQL's.
+      { filter: { eventType: 'record_update' } },
     ];
     for (const args of refused) {
       const res = await graphql(CHANGES, { id: config.id, ...args });

@@ -47,7 +47,7 @@ async function created(input: Record<string, unknown>) {
 describe('createMonitoringConfig', () => {
   it('logs a base as POST /monitoring-config does, echoing clientMutationId', async () => {
     const res = await graphql(CREATE, {
-      input: { clientMutationId: 'm-1', baseId: catalog, monitoringBaseId: changeLog, scope: 'records_only', timezone: 'america/new_york', workspaceId: 'wspAAAAAAAAAAAAAA' },
+      input: { clientMutationId: 'm-1', baseId: catalog, monitoringBaseId: changeLog, scope: 'RECORDS_ONLY', timezone: 'america/new_york', workspaceId: 'wspAAAAAAAAAAAAAA' },
     });
     expect(res.errors).toBeUndefined();
     const { clientMutationId, monitoringConfig } = res.data.createMonitoringConfig;
@@ -57,7 +57,7 @@ describe('createMonitoringConfig', () => {
       baseName: DEMO_BASES.catalog,
       monitoringBaseId: changeLog,
       monitoringTableName: expect.stringMatching(/^Changes/),
-      scope: 'records_only',
+      scope: 'RECORDS_ONLY',
       timezone: 'America/New_York',
       workspaceId: 'wspAAAAAAAAAAAAAA',
     });
@@ -103,7 +103,7 @@ describe('createMonitoringConfig', () => {
 
 describe('monitoringConfigs and monitoringConfig', () => {
   it('list the same configs as GET /monitoring-config, in its order, paging both ways', async () => {
-    await created({ baseId: changeLog, monitoringBaseId: changeLog, scope: 'schema_only' });
+    await created({ baseId: changeLog, monitoringBaseId: changeLog, scope: 'SCHEMA_ONLY' });
     await created({ baseId: marketing, monitoringBaseId: marketing });
     const rest = (await app.http('GET', '/monitoring-config')).body.configs;
     expect(rest.length).toBeGreaterThanOrEqual(4);
@@ -151,11 +151,11 @@ describe('monitoringConfigs and monitoringConfig', () => {
 describe('updateMonitoringConfig', () => {
   it('changes what PATCH changes, by global or REST id; an empty input changes nothing', async () => {
     const config = await created({ baseId: catalog, monitoringBaseId: changeLog });
-    const res = await graphql(UPDATE, { input: { clientMutationId: 'u-1', id: config.id, scope: 'schema_only', timezone: 'europe/berlin' } });
+    const res = await graphql(UPDATE, { input: { clientMutationId: 'u-1', id: config.id, scope: 'SCHEMA_ONLY', timezone: 'europe/berlin' } });
     expect(res.errors).toBeUndefined();
     const updated = res.data.updateMonitoringConfig.monitoringConfig;
     expect(res.data.updateMonitoringConfig.clientMutationId).toBe('u-1');
-    expect(updated).toMatchObject({ scope: 'schema_only', timezone: 'Europe/Berlin' });
+    expect(updated).toMatchObject({ scope: 'SCHEMA_ONLY', timezone: 'Europe/Berlin' });
     expect(asRest(updated)).toEqual(await restConfig(config.restId));
     const unchanged = await graphql(UPDATE, { input: { id: config.restId } });
     expect(unchanged.data.updateMonitoringConfig).toEqual({ clientMutationId: null, monitoringConfig: updated });
@@ -165,7 +165,9 @@ describe('updateMonitoringConfig', () => {
     const config = await created({ baseId: catalog, monitoringBaseId: changeLog });
     expect(codesOf(await graphql(UPDATE, { input: { id: config.id, timezone: 'Mars/Olympus' } }))).toEqual(['invalid_request']);
     expect(codesOf(await graphql(UPDATE, { input: { id: config.id, scope: 'none' } }))).toEqual(['invalid_request']);
-    expect(codesOf(await theirs(UPDATE, { input: { id: config.id, scope: 'all' } }))).toEqual(['not_found']);
+    // REST's spelling is not GraphQL's.
+    expect(codesOf(await graphql(UPDATE, { input: { id: config.id, scope: 'schema_only' } }))).toEqual(['invalid_request']);
+    expect(codesOf(await theirs(UPDATE, { input: { id: config.id, scope: 'ALL' } }))).toEqual(['not_found']);
     expect(await restConfig(config.restId)).toEqual(asRest(config));
   });
 });

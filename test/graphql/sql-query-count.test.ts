@@ -72,7 +72,7 @@ async function accountWithConfigs(count: number) {
 
 const CONFIGS = `{ monitoringConfigs(first: 100) { edges { cursor node { restId scope
   latest: changes(first: 2) { edges { cursor node { id restId eventType occurredAt before after monitoringConfig { restId } } } pageInfo { hasNextPage } }
-  updates: changes(last: 1, filter: { eventType: record_update }) { nodes { restId fieldIds } pageInfo { hasPreviousPage } } } } } }`;
+  updates: changes(last: 1, filter: { eventType: RECORD_UPDATE }) { nodes { restId fieldIds } pageInfo { hasPreviousPage } } } } } }`;
 
 describe('DataLoaders over monitoring configs', () => {
   it('answers 12 configs with two pages of changes each in as many SQL statements as 2 configs', async () => {
@@ -81,7 +81,7 @@ describe('DataLoaders over monitoring configs', () => {
     const many = await statementsFor(await accountWithConfigs(12), CONFIGS);
     expect(many.data.monitoringConfigs.edges).toHaveLength(12);
     for (const { node } of many.data.monitoringConfigs.edges) {
-      expect(node.latest.edges.map((e: { node: { eventType: string } }) => e.node.eventType)).toEqual(['record_delete', 'record_update']);
+      expect(node.latest.edges.map((e: { node: { eventType: string } }) => e.node.eventType)).toEqual(['RECORD_DELETE', 'RECORD_UPDATE']);
       expect(node.latest.edges[0].node.monitoringConfig).toEqual({ restId: node.restId });
       expect(node.latest.pageInfo).toEqual({ hasNextPage: true });
       expect(node.updates.nodes).toHaveLength(1);

@@ -100,7 +100,7 @@ describe('runUsageCount', () => {
     const latest = await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`);
     expect(asRestDay(payload.snapshot)).toEqual(latest.body.day);
     expect(payload.runResult).toEqual({
-      status: 'success',
+      status: 'SUCCESS',
       tablesProcessed: latest.body.day.totals.tableCount,
       totalRecords: latest.body.day.totals.recordCount,
       totalAttachmentBytes: latest.body.day.totals.storageBytes,

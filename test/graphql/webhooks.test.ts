@@ -5,7 +5,7 @@ import { verifyStandardWebhook } from '../webhooks/support/standard-webhooks.js'
 import { allDeliveries, change, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from '../webhooks/support/webhook-support.js';
 import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { expectCompleteWalk, PAGE_INFO } from './support/pages.js';
-import { asRest, DELIVERY_FIELDS, WEBHOOK_FIELDS } from './support/shapes.js';
+import { asRest, DELIVERY_FIELDS, graphqlEnum, WEBHOOK_FIELDS } from './support/shapes.js';
 
 let app: TestApp;
 let receiver: Receiver;
@@ -56,16 +56,16 @@ const asRestWebhook = (webhook: WebhookNode) => asRest(webhook, 'webhookId');
 describe('createWebhook', () => {
   it('creates as POST /webhooks does, with the secret shown once', async () => {
     const res = await graphql(CREATE, {
-      input: { clientMutationId: 'w-1', baseId: table.baseId, event: 'record_update', tableId: table.tableId, columnId: table.fieldIds[1], webhookUrl: nextUrl(), coalesceUpdates: true },
+      input: { clientMutationId: 'w-1', baseId: table.baseId, event: 'RECORD_UPDATE', tableId: table.tableId, columnId: table.fieldIds[1], webhookUrl: nextUrl(), coalesceUpdates: true },
     });
     expect(res.errors).toBeUndefined();
     const { clientMutationId, secret, webhook } = res.data.createWebhook;
     expect(clientMutationId).toBe('w-1');
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(webhook).toMatchObject({ event: 'record_update', tableId: table.tableId, columnId: table.fieldIds[1], coalesceUpdates: true });
+    expect(webhook).toMatchObject({ event: 'RECORD_UPDATE', tableId: table.tableId, columnId: table.fieldIds[1], coalesceUpdates: true });
     const listed = await restWebhooks();
     expect(listed).toContainEqual(asRestWebhook(webhook));
-    const defaults = await created({ event: 'table_create' });
+    const defaults = await created({ event: 'TABLE_CREATE' });
     expect(defaults.webhook).toMatchObject({ tableId: '', columnId: null, coalesceUpdates: false });
     expect(JSON.stringify((await graphql(LIST, { first: 100 })).data)).not.toContain(secret.slice(6));
     for (const { webhook: w } of [res.data.createWebhook, defaults]) await graphql(DELETE, { input: { id: w.id } });
@@ -89,12 +89,13 @@ describe('createWebhook', () => {
       { event: 'record_move', tableId: table.tableId },
     ];
     for (const fields of refused) {
-      const input = { baseId: table.baseId, webhookUrl: url, ...fields };
+      const body = { baseId: table.baseId, webhookUrl: url, ...fields };
+      const input = { ...body, event: graphqlEnum(fields.event) };
       expect(codesOf(await graphql(CREATE, { input })), JSON.stringify(fields)).toEqual(['invalid_request']);
-      expect((await app.http('POST', '/webhooks', { body: input })).status, JSON.stringify(fields)).toBe(400);
+      expect((await app.http('POST', '/webhooks', { body })).status, JSON.stringify(fields)).toBe(400);
     }
     const unseen = { baseId: 'appAAAAAAAAAAAAAA', webhookUrl: url, event: 'table_create' };
-    expect(codesOf(await graphql(CREATE, { input: unseen }))).toEqual(['not_found']);
+    expect(codesOf(await graphql(CREATE, { input: { ...unseen, event: 'TABLE_CREATE' } }))).toEqual(['not_found']);
     expect((await app.http('POST', '/webhooks', { body: unseen })).status).toBe(404);
     expect(await restWebhooks()).toEqual(before);
   });
@@ -104,10 +105,10 @@ describe('webhooks', () => {
   it('lists the same active webhooks as GET /webhooks, in its order, by base, paging both ways', async () => {
     const other = await demoTable(app.http, 'Marketing Assets');
     const made = [
-      await created({ event: 'table_create' }),
-      await created({ event: 'record_create', tableId: table.tableId }),
-      await created({ event: 'table_delete', baseId: other.baseId }),
-      await created({ event: 'column_create', tableId: table.tableId }),
+      await created({ event: 'TABLE_CREATE' }),
+      await created({ event: 'RECORD_CREATE', tableId: table.tableId }),
+      await created({ event: 'TABLE_DELETE', baseId: other.baseId }),
+      await created({ event: 'COLUMN_CREATE', tableId: table.tableId }),
     ];
     const rest = await restWebhooks();
     const all = await graphql(LIST, { first: 100 });
@@ -131,7 +132,7 @@ describe('webhooks', () => {
   });
 
   it('round-trips through node(id); another account, or a deleted webhook, gets null', async () => {
-    const { webhook } = await created({ event: 'table_update' });
+    const { webhook } = await created({ event: 'TABLE_UPDATE' });
     const NODE = `query($id: ID!) { node(id: $id) { __typename ... on Webhook { ${WEBHOOK_FIELDS} } } }`;
     expect((await graphql(NODE, { id: webhook.id })).data.node).toEqual({ __typename: 'Webhook', ...webhook });
     expect((await theirs(NODE, { id: webhook.id })).data.node).toBeNull();
@@ -142,7 +143,7 @@ describe('webhooks', () => {
 
 describe('deleteWebhook', () => {
   it('stops a webhook as DELETE /webhooks/{id} does; a second time, or another account, is not_found', async () => {
-    const { webhook } = await created({ event: 'table_create' });
+    const { webhook } = await created({ event: 'TABLE_CREATE' });
     expect(codesOf(await theirs(DELETE, { input: { id: webhook.id } }))).toEqual(['not_found']);
     const res = await graphql(DELETE, { input: { clientMutationId: 'd-1', id: webhook.restId } });
     expect(res.data.deleteWebhook).toEqual({ clientMutationId: 'd-1', deletedWebhookId: webhook.id });
@@ -154,7 +155,7 @@ describe('deleteWebhook', () => {
 
 describe('Webhook.deliveries and retryWebhookDelivery', () => {
   it('pages the delivery log forward as REST lists it, with every attempt', async () => {
-    const { webhook } = await created({ event: 'record_create', tableId: table.tableId });
+    const { webhook } = await created({ event: 'RECORD_CREATE', tableId: table.tableId });
     const records = Array.from({ length: 5 }, recordId);
     await feed(app, app.accountId, table.baseId, records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })));
     const rest = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d.length === 5 && d.every((x) => x.status === 'succeeded'));
@@ -178,11 +179,11 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
     expect(fromInside.edges.map((e: { node: { restId: string } }) => e.node.restId)).toEqual(rest.slice(1, 4).map((d) => d.id));
     const fromSecondInside = await page({ first: 100, after: fromInside.edges[1].cursor });
     expect(fromSecondInside.edges.map((e: { node: { restId: string } }) => e.node.restId)).toEqual(rest.slice(3).map((d) => d.id));
-    expect((await page({ status: 'failed' })).edges).toEqual([]);
+    expect((await page({ status: 'FAILED' })).edges).toEqual([]);
     expect((await page({ first: 0 })).pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: null, endCursor: null });
 
-    const otherHook = await created({ event: 'table_create' });
-    for (const args of [{ first: 101 }, { first: -1 }, { after: 'forged' }, { after: first.pageInfo.endCursor, status: 'succeeded' }]) {
+    const otherHook = await created({ event: 'TABLE_CREATE' });
+    for (const args of [{ first: 101 }, { first: -1 }, { after: 'forged' }, { after: first.pageInfo.endCursor, status: 'SUCCEEDED' }]) {
       expect(codesOf(await graphql(DELIVERIES, { id: webhook.id, ...args })), JSON.stringify(args)).toEqual(['invalid_request']);
     }
     expect(codesOf(await graphql(DELIVERIES, { id: otherHook.webhook.id, after: first.pageInfo.endCursor }))).toEqual(['invalid_request']);
@@ -192,7 +193,7 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
 
   it('retries a delivery as POST …/retry does: the same webhook-id is sent again', async () => {
     const url = nextUrl();
-    const { webhook } = await created({ event: 'record_delete', tableId: table.tableId, webhookUrl: url });
+    const { webhook } = await created({ event: 'RECORD_DELETE', tableId: table.tableId, webhookUrl: url });
     await feed(app, app.accountId, table.baseId, [change('record_delete', { tableId: table.tableId, recordId: recordId() })]);
     const at = new URL(url).pathname;
     const [sent] = await receiver.waitFor(at, 1);
@@ -204,7 +205,7 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
     expect(res.errors).toBeUndefined();
     const { clientMutationId, delivery: retried, webhook: owner } = res.data.retryWebhookDelivery;
     expect({ clientMutationId, owner }).toEqual({ clientMutationId: 'r-1', owner: { restId: webhook.restId } });
-    expect(retried).toMatchObject({ restId: delivery.id, eventType: 'record_delete', payload: delivery.payload });
+    expect(retried).toMatchObject({ restId: delivery.id, eventType: 'RECORD_DELETE', payload: delivery.payload });
     const [, again] = await receiver.waitFor(at, 2);
     expect(again!.headers['webhook-id']).toBe(sent!.headers['webhook-id']);
     const [after] = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d[0]?.attempts.length === 2 && d[0].status === 'succeeded');
@@ -218,7 +219,7 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
 describe('rotateWebhookSecret', () => {
   it('replaces the secret: the next delivery is signed with the new one', async () => {
     const url = nextUrl();
-    const { webhook, secret: oldSecret } = await created({ event: 'record_create', tableId: table.tableId, webhookUrl: url });
+    const { webhook, secret: oldSecret } = await created({ event: 'RECORD_CREATE', tableId: table.tableId, webhookUrl: url });
     expect(codesOf(await theirs(ROTATE, { input: { id: webhook.id } }))).toEqual(['not_found']);
     const res = await graphql(ROTATE, { input: { clientMutationId: 's-1', id: webhook.id } });
     expect(res.errors).toBeUndefined();

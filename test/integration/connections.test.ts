@@ -290,8 +290,8 @@ describe('GraphQL', () => {
     );
     expect(connected.data.connectAirtableToken).toEqual({
       clientMutationId: 'c1',
-      connection: { kind: 'token', upstreamUserId: ada.id, email: 'ada8@example.com', scopes: null, status: 'active', lastError: null },
-      viewer: { connection: { status: 'active' } },
+      connection: { kind: 'TOKEN', upstreamUserId: ada.id, email: 'ada8@example.com', scopes: null, status: 'ACTIVE', lastError: null },
+      viewer: { connection: { status: 'ACTIVE' } },
     });
     const refused = await graphql('mutation { connectAirtableToken(input: { token: "nope" }) { connection { kind } } }');
     expect(refused.errors?.[0]?.extensions.code).toBe('invalid_request');

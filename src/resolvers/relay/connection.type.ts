@@ -3,23 +3,23 @@ import { MAX_PAGE_SIZE } from './paginate.js';
 
 @ObjectType('PageInfo', { description: 'Relay Cursor Connections page information' })
 export class PageInfoType {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether items follow the last edge (exact, also when paging backward)' })
   hasNextPage: boolean;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether items precede the first edge (exact, also when paging forward)' })
   hasPreviousPage: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cursor of the first edge, to page backward with `before`; null when the page is empty' })
   startCursor: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cursor of the last edge, to page forward with `after`; null when the page is empty' })
   endCursor: string | null;
 }
 
 /** first/after pages forward, last/before backward; not both first and last; at most 100. */
 @ArgsType()
 export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE})` })
+  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE}); without first and last: 50 (30 snapshot days)` })
   first?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only items after this cursor' })
@@ -37,26 +37,26 @@ export class ConnectionArgs {
  * names (type-graphql 2 has no abstract generic types), so monitoring configs, changes and webhooks reuse it.
  */
 export function connectionType<T extends object>(name: string, node: ClassType<T>) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `A ${name} with its cursor in the list` })
   class Edge {
-    @Field(() => String, { description: 'Opaque cursor of this edge' })
+    @Field(() => String, { description: 'Opaque cursor of this edge: pass it as `after` or `before`' })
     cursor: string;
 
-    @Field(() => node)
+    @Field(() => node, { description: `The ${name} at this place in the list` })
     node: T;
   }
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { description: `A page of ${name} items (Relay cursor connection)` })
   class Connection {
     /** The edge type, for payloads that hand out one edge (create mutations, for Relay's @appendEdge). */
     static readonly Edge = Edge;
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: 'The page’s items with their cursors, in the list’s order' })
     edges: Edge[];
 
     @Field(() => [node], { description: 'The nodes of `edges`, for clients that need no cursors' })
     nodes: T[];
 
-    @Field(() => PageInfoType)
+    @Field(() => PageInfoType, { description: 'Cursors of the page’s ends, and whether items lie beyond them' })
     pageInfo: PageInfoType;
 
     // A getter on the page object (paginate): it runs its count only when the field is selected.

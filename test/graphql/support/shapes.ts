@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { CHANGE_EVENT_TYPES, CHANGE_KINDS, CHANGE_SOURCES, MONITORING_SCOPES } from '../../../src/services/audit/change-event.js';
 import type { TestApp } from '../../support/test-app.js';
 
 /** Selections of every REST field, so GraphQL answers can be compared with REST bodies. */
@@ -54,7 +55,21 @@ export const WEBHOOK_FIELDS = 'id restId baseId event tableId columnId webhookUr
 export const DELIVERY_FIELDS =
   'restId status eventType changeCount nextAttemptAt createdAt updatedAt payload attempts { attemptedAt statusCode durationMs error }';
 
-/** A GraphQL node in its REST shape: the REST id (`restId`) under the REST name, the global id dropped. */
+/** GraphQL's spelling of a REST enum value: `record_update` → `RECORD_UPDATE`, `formPageSubmission` → `FORM_PAGE_SUBMISSION`. */
+export const graphqlEnum = (restValue: string) => restValue.replace(/[A-Z]/g, '_$&').toUpperCase();
+
+const REST_ENUM_VALUES = [...CHANGE_EVENT_TYPES, ...CHANGE_KINDS, ...CHANGE_SOURCES, ...MONITORING_SCOPES, 'pending', 'succeeded', 'failed'];
+const REST_SPELLING = new Map(REST_ENUM_VALUES.map((value) => [graphqlEnum(value), value]));
+const ENUM_FIELDS = new Set(['eventType', 'kind', 'source', 'scope', 'event', 'status']);
+
+/** An enum field's GraphQL value in REST's spelling; a value not spelled the GraphQL way comes back marked, so it compares unequal. */
+const restSpelling = (value: unknown) => (typeof value === 'string' ? (REST_SPELLING.get(value) ?? `not a GraphQL enum value: ${value}`) : value);
+
+/**
+ * A GraphQL node in its REST shape: the REST id (`restId`) under the REST name, the global id dropped, enum values
+ * (GraphQL's RECORD_UPDATE) in REST's spelling (`record_update`).
+ */
 export function asRest<T extends { id?: string; restId: string }>({ id: _global, restId, ...fields }: T, idName = 'id') {
-  return { [idName]: restId, ...fields };
+  const restFields = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, ENUM_FIELDS.has(key) ? restSpelling(value) : value]));
+  return { [idName]: restId, ...restFields };
 }
