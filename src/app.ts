@@ -14,7 +14,7 @@ import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './rest/http/cors.js';
 import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
-import { optionsResponder } from './rest/http/options.js';
+import { optionsResponder, type Endpoint } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
 import { allRoutes } from './rest/openapi.js';
@@ -24,11 +24,11 @@ import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
 import type { Sandbox } from './sandbox/index.js';
 
-/** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them). */
-const GRAPHQL_ENDPOINT = [
-  { method: 'get', path: '/graphql' },
+/** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them; Apollo refuses HEAD). */
+const GRAPHQL_ENDPOINT: Endpoint[] = [
+  { method: 'get', path: '/graphql', head: false },
   { method: 'post', path: '/graphql' },
-] as const;
+];
 
 export interface AppDeps {
   config: Config;

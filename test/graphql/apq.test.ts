@@ -52,7 +52,7 @@ describe('automatic persisted queries over HTTP', () => {
     });
     const version = await post({ query: '{ viewer { id } }', extensions: persisted(sha256('{ viewer { id } }'), 2) });
     expect(version.status).toBe(400);
-    expect((await version.json()).errors[0].extensions.code).toBe('invalid_request');
+    expect(((await version.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('invalid_request');
     expect(logs).not.toContain('GraphQL operation failed');
   });
 

@@ -20,6 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** The answer of a viewer query, as read from a raw response. */
+type ViewerAnswer = { data: { viewer: { restId?: string; name?: string } } };
+
 const VIEWER = 'query Viewer { viewer { restId name } }';
 const MISSING_DELETE = 'mutation Delete($id: ID!) { deleteUsageBase(input: { id: $id, clientMutationId: "m1" }) { clientMutationId } }';
 
@@ -78,7 +81,7 @@ describe('plain fetch', () => {
       body: JSON.stringify({ query: VIEWER, variables: {} }),
     });
     expect(res.status).toBe(200);
-    expect((await res.json()).data.viewer.restId).toBe(app.accountId);
+    expect(((await res.json()) as ViewerAnswer).data.viewer.restId).toBe(app.accountId);
   });
 
   it('reuses the answer of a repeated GET query: same ETag, 304 on If-None-Match', async () => {
@@ -94,7 +97,7 @@ describe('plain fetch', () => {
     // Another account's identical GET is its own entry, not the first one's answer.
     const other = await fetch(url, { headers: { authorization: `Bearer ${app.other.apiKey}` } });
     expect(other.headers.get('etag')).not.toBe(etag);
-    expect((await other.json()).data.viewer.name).toBe('other');
+    expect(((await other.json()) as ViewerAnswer).data.viewer.name).toBe('other');
   });
 
   it('refuses a GET without a key as before (401), whatever the headers', async () => {

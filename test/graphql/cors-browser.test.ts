@@ -35,6 +35,8 @@ afterAll(async () => {
   for (const page of [listedPage, unlistedPage]) page?.server.close();
 });
 
+type Credentials = 'same-origin' | 'include';
+
 interface Outcome {
   status?: number;
   body?: { data?: { viewer?: { name: string } } };
@@ -43,7 +45,7 @@ interface Outcome {
 }
 
 /** Browser code: fetch /graphql from the page (POST with JSON, or GET with the query in the URL), never throwing. */
-const CALL_GRAPHQL = async ({ url, key, method, credentials }: { url: string; key: string; method: 'GET' | 'POST'; credentials: RequestCredentials }) => {
+const CALL_GRAPHQL = async ({ url, key, method, credentials }: { url: string; key: string; method: 'GET' | 'POST'; credentials: Credentials }): Promise<Outcome> => {
   const query = '{ viewer { name } }';
   try {
     const res =
@@ -55,13 +57,13 @@ const CALL_GRAPHQL = async ({ url, key, method, credentials }: { url: string; ke
             body: JSON.stringify({ query }),
             credentials,
           });
-    return { status: res.status, body: await res.json(), etag: res.headers.get('etag') };
+    return { status: res.status, body: (await res.json()) as Outcome['body'], etag: res.headers.get('etag') };
   } catch (error) {
     return { error: String(error) };
   }
 };
 
-async function callFrom(origin: string, method: 'GET' | 'POST', credentials: RequestCredentials = 'same-origin'): Promise<Outcome> {
+async function callFrom(origin: string, method: 'GET' | 'POST', credentials: Credentials = 'same-origin'): Promise<Outcome> {
   const page = await (await browser!.newContext()).newPage();
   try {
     await page.goto(origin);

@@ -32,7 +32,7 @@ describe('CORS_ORIGINS unset', () => {
   it('adds no CORS header to any answer, and answers OPTIONS on /graphql before authentication', async () => {
     const options = await preflight(`${app.url}/graphql`, APP_ORIGIN);
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(options.headers.get('allow')).toBe('GET, POST');
     expect(corsHeadersOf(options)).toEqual([]);
 
     const post = await postQuery(app, APP_ORIGIN);
@@ -57,7 +57,7 @@ describe('listed origins', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(',');
     for (const header of ['authorization', 'content-type', 'apollo-require-preflight', 'x-apollo-operation-name', 'x-csrf-token', 'if-none-match']) {
       expect(allowed).toContain(header);
@@ -114,7 +114,7 @@ describe('CORS_ORIGINS=* (requests without credentials from anywhere)', () => {
     expect(options.status).toBe(204);
     expect(options.headers.get('access-control-allow-origin')).toBe('*');
     expect(options.headers.get('access-control-allow-credentials')).toBeNull();
-    expect(options.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
+    expect(options.headers.get('access-control-allow-methods')).toBe('GET, POST');
     const post = await postQuery(app, 'https://anyone.example.org');
     expect(post.headers.get('access-control-allow-origin')).toBe('*');
     expect(post.headers.get('access-control-allow-credentials')).toBeNull();

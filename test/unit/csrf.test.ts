@@ -44,7 +44,8 @@ describe(requireCsrfToken.name, () => {
   });
 
   it('refuses a session-cookie write without the session’s X-CSRF-Token: 403 csrf_failed', async () => {
-    for (const headers of [{}, { 'x-csrf-token': 'another-token' }, { 'x-csrf-token': '' }]) {
+    const withoutTheToken: Record<string, string>[] = [{}, { 'x-csrf-token': 'another-token' }, { 'x-csrf-token': '' }];
+    for (const headers of withoutTheToken) {
       const res = await send('POST', 'session', headers);
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ code: 'csrf_failed', message: expect.stringContaining('X-CSRF-Token') });

@@ -1,21 +1,23 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { RouteSpec } from './route.js';
 
+/** A path and one of its methods; a GET serves HEAD too (Express answers it for REST routes) unless `head` is false. */
+export type Endpoint = Pick<RouteSpec, 'method' | 'path'> & { head?: false };
+
 /**
  * OPTIONS on an API path: 204 with every method the path serves in `Allow` (and, for a CORS preflight that
  * corsPolicy let through, in `Access-Control-Allow-Methods`), before any authentication. Express's own answer lists
  * only the methods of the first router whose paths match, as a `200 text/plain` body.
  */
-export function optionsResponder(routes: Pick<RouteSpec, 'method' | 'path'>[]) {
+export function optionsResponder(routes: Endpoint[]) {
   const patterns = routes.map((route) => ({
     path: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
-    method: route.method.toUpperCase(),
+    methods: route.method === 'get' && route.head !== false ? ['GET', 'HEAD'] : [route.method.toUpperCase()],
   }));
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'OPTIONS') return next();
-    const methods = new Set(patterns.filter(({ path }) => path.test(req.path)).map(({ method }) => method));
+    const methods = new Set(patterns.filter(({ path }) => path.test(req.path)).flatMap((pattern) => pattern.methods));
     if (methods.size === 0) return next();
-    if (methods.has('GET')) methods.add('HEAD');
     const allow = [...methods].sort().join(', ');
     res.setHeader('Allow', allow);
     if (res.hasHeader('Access-Control-Allow-Origin') && req.headers['access-control-request-method']) {
