@@ -14,6 +14,9 @@ import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
+import { compiledExecutionGateway } from './execution/executor.js';
+import { dropPlainFieldResolvers } from './execution/plain-fields.js';
+import { stringifyResult } from './execution/splices.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
@@ -47,11 +50,13 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     if (!feedingChanges || !events.hasSubscribers(CHANGE_LOGGED, configId)) return;
     for (const entry of entries) events.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
   });
-  const schema = await buildGraphqlSchema(events);
+  const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
   const apollo = new ApolloServer<GraphqlContext>({
-    schema,
+    // Queries and mutations run from compiled plans (execution/executor.ts); Apollo still parses, validates and runs the plugins.
+    gateway: compiledExecutionGateway(schema),
+    stringifyResult,
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
     // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no

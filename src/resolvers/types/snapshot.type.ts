@@ -3,6 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import type { TableCount } from '../../entities/index.js';
 import type { SnapshotDay } from '../../services/snapshot.service.js';
 import { toGlobalId } from '../relay/global-id.js';
+import { PreShapedList } from '../support/pre-shaped-list.js';
 import { Node } from './node.type.js';
 
 @ObjectType('TableCount', { description: 'The counts of one table on a counted day' })
@@ -50,7 +51,7 @@ export class SnapshotDayType extends Node {
   date: string;
 
   @Field(() => [TableCountType], { description: 'One entry per table counted that day' })
-  tables: TableCountType[];
+  tables: Iterable<TableCountType>;
 
   @Field(() => SnapshotTotalsType, { description: 'The sums over `tables`' })
   totals: SnapshotTotalsType;
@@ -59,12 +60,15 @@ export class SnapshotDayType extends Node {
   usageBaseId: string;
 }
 
-/** Field by field, and the stored tables as parsed: GraphQL reads only the declared fields of each. */
+/** The keys of each stored table, in the order the count writes them (usage-count.service.ts). */
+const STORED_TABLE_KEYS: ReadonlyArray<keyof TableCount> = ['tableId', 'tableName', 'recordCount', 'storageBytes', 'fileCount'];
+
+/** Field by field; the stored tables stay JSON text, spliced into a response that selects them as stored. */
 export function toSnapshotDayType(usageBaseId: string, day: SnapshotDay): SnapshotDayType {
   const type = new SnapshotDayType();
   type.id = toGlobalId('SnapshotDay', usageBaseId, day.date);
   type.date = day.date;
-  type.tables = JSON.parse(day.tablesJson) as TableCount[];
+  type.tables = new PreShapedList<TableCountType>(day.tablesJson, STORED_TABLE_KEYS);
   type.totals = { ...day.totals };
   type.usageBaseId = usageBaseId;
   return type;
