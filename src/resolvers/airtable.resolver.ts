@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { invalidRequest, notFound } from '../errors.js';
-import { UpstreamBaseId } from '../rest/schemas.js';
+import { UpstreamBaseId } from '../services/input-fields.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { restIdOf } from './relay/global-id.js';
 import { AirtableBaseType, AirtableTableType, toAirtableBaseType, toAirtableTableType } from './types/airtable.type.js';
@@ -15,7 +15,10 @@ export class AirtableResolver {
   }
 
   @Query(() => [AirtableTableType], { description: 'Tables and fields of an upstream base (upstream id or global id)' })
-  async airtableTables(@Arg('baseId', () => ID) baseId: string, @Ctx() context: GraphqlContext): Promise<AirtableTableType[]> {
+  async airtableTables(
+    @Arg('baseId', () => ID, { description: 'The upstream base id (app…) or an AirtableBase global id' }) baseId: string,
+    @Ctx() context: GraphqlContext,
+  ): Promise<AirtableTableType[]> {
     requireAccount(context);
     const id = restIdOf(baseId, 'AirtableBase');
     if (id === undefined) throw notFound('Upstream base');
@@ -24,7 +27,7 @@ export class AirtableResolver {
     return tablesOf(context, id);
   }
 
-  @FieldResolver(() => [AirtableTableType])
+  @FieldResolver(() => [AirtableTableType], { description: 'The base’s tables with their fields (one schema read upstream)' })
   async tables(@Root() base: AirtableBaseType, @Ctx() context: GraphqlContext): Promise<AirtableTableType[]> {
     return tablesOf(context, base.restId);
   }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { connectionRoutes } from '../rest/connection.spec.js';
+import { connectionInput } from '../services/connections/connection.input.js';
 import {
   ConnectAirtableTokenInput,
   ConnectAirtableTokenPayload,
@@ -13,8 +13,6 @@ import { AccountType, toAccountType } from './types/account.type.js';
 import { ConnectionType, toConnectionType } from './types/connection.type.js';
 import { parseInput } from './validate-input.js';
 
-const tokenBody = connectionRoutes.setToken.body!;
-
 /** The account’s upstream connection: `viewer.connection` and the REST /connection writes. */
 @Resolver(() => AccountType)
 export class ConnectionResolver {
@@ -26,7 +24,7 @@ export class ConnectionResolver {
 
   @Mutation(() => StartAirtableOAuthPayload, { description: 'Start connecting with OAuth 2.0 + PKCE (REST POST /connection/oauth/start)' })
   async startAirtableOAuth(
-    @Arg('input', () => StartAirtableOAuthInput) input: StartAirtableOAuthInput,
+    @Arg('input', () => StartAirtableOAuthInput, { description: 'Nothing to give but clientMutationId' }) input: StartAirtableOAuthInput,
     @Ctx() context: GraphqlContext,
   ): Promise<StartAirtableOAuthPayload> {
     const { authorizeUrl } = await context.services.oauthFlow.start(requireAccount(context).id);
@@ -35,18 +33,18 @@ export class ConnectionResolver {
 
   @Mutation(() => ConnectAirtableTokenPayload, { description: 'Connect with a personal access token (REST PUT /connection)' })
   async connectAirtableToken(
-    @Arg('input', () => ConnectAirtableTokenInput) input: ConnectAirtableTokenInput,
+    @Arg('input', () => ConnectAirtableTokenInput, { description: 'The personal access token' }) input: ConnectAirtableTokenInput,
     @Ctx() context: GraphqlContext,
   ): Promise<ConnectAirtableTokenPayload> {
     const account = requireAccount(context);
-    const { token } = parseInput(tokenBody, { token: input.token });
+    const { token } = parseInput(connectionInput.setToken, { token: input.token });
     const connection = await context.services.connections.setToken(account.id, token);
     return { clientMutationId: input.clientMutationId ?? null, connection: toConnectionType(connection), viewer: toAccountType(account) };
   }
 
   @Mutation(() => DisconnectAirtablePayload, { description: 'Forget the upstream connection (REST DELETE /connection)' })
   async disconnectAirtable(
-    @Arg('input', () => DisconnectAirtableInput) input: DisconnectAirtableInput,
+    @Arg('input', () => DisconnectAirtableInput, { description: 'Nothing to give but clientMutationId' }) input: DisconnectAirtableInput,
     @Ctx() context: GraphqlContext,
   ): Promise<DisconnectAirtablePayload> {
     const account = requireAccount(context);

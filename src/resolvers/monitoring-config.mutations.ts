@@ -1,6 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { monitoringRoutes } from '../rest/monitoring.spec.js';
-import type { MonitoringScope } from '../services/audit/change-event.js';
+import { monitoringConfigInput } from '../services/monitoring-config.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import {
   CreateMonitoringConfigInput,
@@ -16,21 +15,17 @@ import { toGlobalId } from './relay/global-id.js';
 import { toMonitoringConfigType } from './types/monitoring-config.type.js';
 import { parseInput } from './validate-input.js';
 
-// Both routes declare a body; the REST router validates with the same schemas.
-const createBody = monitoringRoutes.create.body!;
-const updateBody = monitoringRoutes.update.body!;
-
 /** The REST writes of monitoring configs, with the same body schemas and error codes. */
 @Resolver()
 export class MonitoringConfigMutations {
   @Mutation(() => CreateMonitoringConfigPayload, { description: 'Log a base’s changes into a Changes table (REST POST /monitoring-config)' })
   async createMonitoringConfig(
-    @Arg('input', () => CreateMonitoringConfigInput) input: CreateMonitoringConfigInput,
+    @Arg('input', () => CreateMonitoringConfigInput, { description: 'The base to log and where to log it' }) input: CreateMonitoringConfigInput,
     @Ctx() context: GraphqlContext,
   ): Promise<CreateMonitoringConfigPayload> {
     const account = requireAccount(context);
     const { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId } = input;
-    const body = parseInput(createBody, { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId });
+    const body = parseInput(monitoringConfigInput.create, { baseId, monitoringBaseId, monitoringTableId, scope, timezone, workspaceId });
     const monitoringConfig = toMonitoringConfigType(await context.services.monitoringConfigs.create(account.id, body));
     return {
       clientMutationId: input.clientMutationId ?? null,
@@ -41,11 +36,11 @@ export class MonitoringConfigMutations {
 
   @Mutation(() => UpdateMonitoringConfigPayload, { description: 'Change scope or zone (REST PATCH /monitoring-config/{id})' })
   async updateMonitoringConfig(
-    @Arg('input', () => UpdateMonitoringConfigInput) input: UpdateMonitoringConfigInput,
+    @Arg('input', () => UpdateMonitoringConfigInput, { description: 'The config and what to change' }) input: UpdateMonitoringConfigInput,
     @Ctx() context: GraphqlContext,
   ): Promise<UpdateMonitoringConfigPayload> {
     const account = requireAccount(context);
-    const body = parseInput(updateBody, { scope: input.scope, timezone: input.timezone }) as { scope?: MonitoringScope; timezone?: string };
+    const body = parseInput(monitoringConfigInput.update, { scope: input.scope, timezone: input.timezone });
     const { id } = await requireMonitoringConfig(context, input.id);
     const config = await context.services.monitoringConfigs.update(account.id, id, body);
     context.loaders.monitoringConfig.clear(id).prime(id, config);
@@ -56,7 +51,7 @@ export class MonitoringConfigMutations {
     description: 'Stop logging; the logged changes go, the Changes table stays (REST DELETE /monitoring-config/{id})',
   })
   async deleteMonitoringConfig(
-    @Arg('input', () => DeleteMonitoringConfigInput) input: DeleteMonitoringConfigInput,
+    @Arg('input', () => DeleteMonitoringConfigInput, { description: 'The config to delete' }) input: DeleteMonitoringConfigInput,
     @Ctx() context: GraphqlContext,
   ): Promise<DeleteMonitoringConfigPayload> {
     const account = requireAccount(context);

@@ -1,7 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
-import { changeRoutes } from '../rest/changes.spec.js';
+import { changeQueryInput } from '../services/audit/change-query.input.js';
 import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
 import { changeSource } from './change-source.js';
 import { requireAccount, type GraphqlContext } from './context.js';
@@ -28,8 +28,6 @@ class ChangeConnectionArgs extends ConnectionArgs {
 
 /** A change's place in the order: its occurrence time (as stored, ISO with milliseconds) and its integer id. */
 const ChangePosition = z.strictObject({ occurredAt: z.iso.datetime({ precision: 3 }), id: z.number().int().positive().max(2 ** 48 - 1) });
-// The REST query checks the filters; its limit and cursor are GraphQL's first/after here.
-const changeQuery = changeRoutes.list.query!;
 
 @Resolver(() => MonitoringConfigType)
 export class MonitoringConfigResolver {
@@ -43,7 +41,10 @@ export class MonitoringConfigResolver {
   }
 
   @Query(() => MonitoringConfigType, { nullable: true, description: 'A monitoring config by global id or REST id; not_found when missing' })
-  async monitoringConfig(@Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the monitoring config' }) id: string, @Ctx() context: GraphqlContext): Promise<MonitoringConfigType> {
+  async monitoringConfig(
+    @Arg('id', () => ID, { description: 'Global id or REST id (a UUID) of the monitoring config' }) id: string,
+    @Ctx() context: GraphqlContext,
+  ): Promise<MonitoringConfigType> {
     return toMonitoringConfigType(await requireMonitoringConfig(context, id));
   }
 
@@ -63,7 +64,7 @@ export class MonitoringConfigResolver {
 
 /** The filter argument checked as REST checks its query, in a fixed key order (configs with equal filters batch). */
 function changeFilterOf(input: ChangeFilterInput | null | undefined): ChangeFilterQuery {
-  const { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone } = parseInput(changeQuery, { ...input }, 'filter');
+  const { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone } = parseInput(changeQueryInput.filter, { ...input }, 'filter');
   if (from && to && from > to) throw invalidRequest('filter: from must not be after to');
   const filter = { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone };
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ChangeFilterQuery;

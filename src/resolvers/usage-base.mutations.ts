@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { usageRoutes } from '../rest/usage.spec.js';
+import { usageBaseInput } from '../services/usage-base.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
@@ -19,27 +19,29 @@ import { RunStatus } from './types/run-result.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType } from './types/usage-base.type.js';
 
-// Both routes declare a body; the REST router validates with the same schemas.
-const createBody = usageRoutes.create.body!;
-const updateBody = usageRoutes.update.body!;
-
 /** The REST writes of usage bases, with the same body schemas and error codes. */
 @Resolver()
 export class UsageBaseMutations {
   @Mutation(() => CreateUsageBasePayload, { description: 'Track an upstream base (REST POST /usage/bases)' })
-  async createUsageBase(@Arg('input', () => CreateUsageBaseInput) input: CreateUsageBaseInput, @Ctx() context: GraphqlContext) {
+  async createUsageBase(
+    @Arg('input', () => CreateUsageBaseInput, { description: 'The base to track and its schedule' }) input: CreateUsageBaseInput,
+    @Ctx() context: GraphqlContext,
+  ) {
     const account = requireAccount(context);
     const { baseId, baseName, scheduledHour, timezone } = input;
-    const body = parseInput(createBody, { baseId, baseName, scheduledHour, timezone });
+    const body = parseInput(usageBaseInput.create, { baseId, baseName, scheduledHour, timezone });
     const usageBase = toUsageBaseType(await context.services.usageBases.create(account.id, body));
     return { clientMutationId: input.clientMutationId ?? null, usageBase, usageBaseEdge: accountListEdge('usage-bases', account.id, usageBase) };
   }
 
   @Mutation(() => UpdateUsageBasePayload, { description: 'Change name, hour or zone (REST PATCH /usage/bases/{id})' })
-  async updateUsageBase(@Arg('input', () => UpdateUsageBaseInput) input: UpdateUsageBaseInput, @Ctx() context: GraphqlContext) {
+  async updateUsageBase(
+    @Arg('input', () => UpdateUsageBaseInput, { description: 'The base and what to change' }) input: UpdateUsageBaseInput,
+    @Ctx() context: GraphqlContext,
+  ) {
     const account = requireAccount(context);
     const { baseName, scheduledHour, timezone } = input;
-    const body = parseInput(updateBody, { baseName, scheduledHour, timezone });
+    const body = parseInput(usageBaseInput.update, { baseName, scheduledHour, timezone });
     const { id } = await requireUsageBase(context, input.id);
     const base = await context.services.usageBases.update(account.id, id, body);
     context.loaders.usageBase.clear(id).prime(id, base);
@@ -47,7 +49,10 @@ export class UsageBaseMutations {
   }
 
   @Mutation(() => DeleteUsageBasePayload, { description: 'Stop tracking a base; its snapshots go (REST DELETE /usage/bases/{id})' })
-  async deleteUsageBase(@Arg('input', () => DeleteUsageBaseInput) input: DeleteUsageBaseInput, @Ctx() context: GraphqlContext) {
+  async deleteUsageBase(
+    @Arg('input', () => DeleteUsageBaseInput, { description: 'The base to stop tracking' }) input: DeleteUsageBaseInput,
+    @Ctx() context: GraphqlContext,
+  ) {
     const account = requireAccount(context);
     const { id } = await requireUsageBase(context, input.id);
     await context.services.usageBases.remove(account.id, id);
@@ -57,7 +62,10 @@ export class UsageBaseMutations {
   }
 
   @Mutation(() => RunUsageCountPayload, { description: 'Count every table now (REST POST /usage/bases/{id}/run)' })
-  async runUsageCount(@Arg('input', () => RunUsageCountInput) input: RunUsageCountInput, @Ctx() context: GraphqlContext) {
+  async runUsageCount(
+    @Arg('input', () => RunUsageCountInput, { description: 'The base to count' }) input: RunUsageCountInput,
+    @Ctx() context: GraphqlContext,
+  ) {
     const base = await requireUsageBase(context, input.id);
     const result = await context.services.usageCounts.countTracked(base);
     const date = result.snapshotDate;

@@ -2,9 +2,10 @@ import type { ZodType, z } from 'zod';
 import { invalidRequest } from '../errors.js';
 
 /**
- * Checks a mutation input (or another argument object) with the schema of the matching REST body or query, so both
- * answer the same values with the same `invalid_request`. Fields left out or given as null count as not sent
- * (GraphQL has no optional non-null input). `argument` names the argument in messages.
+ * Checks a mutation input (or another argument object) with the service's input schema (a `*.input.ts` module under
+ * src/services, which REST validates its body or query with too), so both answer the same values with the same
+ * `invalid_request`. Fields left out or given as null count as not sent (GraphQL has no optional non-null input).
+ * `argument` names the argument in messages.
  */
 export function parseInput<S extends ZodType>(schema: S, fields: Record<string, unknown>, argument = 'input'): z.output<S> {
   const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null));

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { webhookRoutes } from '../rest/webhooks.spec.js';
+import { webhookInput } from '../services/webhooks/webhook.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
@@ -17,24 +17,27 @@ import {
 } from './webhook.inputs.js';
 import { requireWebhook } from './webhook.resolver.js';
 
-// The route declares a body; the REST router validates with the same schema.
-const createBody = webhookRoutes.create.body!;
-
 /** The REST writes of webhooks, with the same validation and error codes. */
 @Resolver()
 export class WebhookMutations {
   @Mutation(() => CreateWebhookPayload, { description: 'Forward a base’s changes to a URL (REST POST /webhooks)' })
-  async createWebhook(@Arg('input', () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() context: GraphqlContext): Promise<CreateWebhookPayload> {
+  async createWebhook(
+    @Arg('input', () => CreateWebhookInput, { description: 'What to forward, and where' }) input: CreateWebhookInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<CreateWebhookPayload> {
     const account = requireAccount(context);
     const { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates } = input;
-    const body = parseInput(createBody, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
+    const body = parseInput(webhookInput.create, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
     const { webhook, secret } = await context.services.webhooks.create(account.id, body);
     const node = toWebhookType(webhook);
     return { clientMutationId: input.clientMutationId ?? null, webhook: node, webhookEdge: accountListEdge('webhooks', account.id, node), secret };
   }
 
   @Mutation(() => DeleteWebhookPayload, { description: 'Stop a webhook; its delivery log stays (REST DELETE /webhooks/{webhookId})' })
-  async deleteWebhook(@Arg('input', () => DeleteWebhookInput) input: DeleteWebhookInput, @Ctx() context: GraphqlContext): Promise<DeleteWebhookPayload> {
+  async deleteWebhook(
+    @Arg('input', () => DeleteWebhookInput, { description: 'The webhook to deactivate' }) input: DeleteWebhookInput,
+    @Ctx() context: GraphqlContext,
+  ): Promise<DeleteWebhookPayload> {
     const account = requireAccount(context);
     const { id } = await requireWebhook(context, input.id);
     await context.services.webhooks.remove(account.id, id);
@@ -45,7 +48,7 @@ export class WebhookMutations {
 
   @Mutation(() => RotateWebhookSecretPayload, { description: 'Replace the signing secret (REST POST /webhooks/{webhookId}/rotate-secret)' })
   async rotateWebhookSecret(
-    @Arg('input', () => RotateWebhookSecretInput) input: RotateWebhookSecretInput,
+    @Arg('input', () => RotateWebhookSecretInput, { description: 'The webhook whose secret to replace' }) input: RotateWebhookSecretInput,
     @Ctx() context: GraphqlContext,
   ): Promise<RotateWebhookSecretPayload> {
     const account = requireAccount(context);
@@ -60,7 +63,7 @@ export class WebhookMutations {
     description: 'Send a delivery again now, with a fresh retry schedule (REST POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry)',
   })
   async retryWebhookDelivery(
-    @Arg('input', () => RetryWebhookDeliveryInput) input: RetryWebhookDeliveryInput,
+    @Arg('input', () => RetryWebhookDeliveryInput, { description: 'The webhook and its delivery' }) input: RetryWebhookDeliveryInput,
     @Ctx() context: GraphqlContext,
   ): Promise<RetryWebhookDeliveryPayload> {
     const account = requireAccount(context);

@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { defineRoute } from './http/route.js';
-import { UpstreamBaseId } from './schemas.js';
+import { UpstreamBaseId } from '../services/input-fields.js';
 
 const tag = 'Airtable Helpers';
 

@@ -1,6 +1,7 @@
 import { CHANGE_EVENT_TYPES, CHANGE_KINDS, CHANGE_SOURCES } from '../services/audit/change-event.js';
+import { changeQueryInput } from '../services/audit/change-query.input.js';
 import { defineRoute } from './http/route.js';
-import { Day, ServiceId, TimeZone, Timestamp, queryInteger } from './schemas.js';
+import { ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -28,8 +29,6 @@ export const ChangeRecordBody = z
   })
   .openapi('ChangeRecord');
 
-const Filter = (description: string) => z.string().min(1).max(255).optional().openapi({ description });
-
 export const changeRoutes = {
   list: defineRoute({
     method: 'get',
@@ -43,20 +42,7 @@ export const changeRoutes = {
       'an altered one, is a 400.',
     tag: 'Audit Log',
     params: z.object({ id: ServiceId }),
-    query: z.object({
-      eventType: z.enum(CHANGE_EVENT_TYPES).optional(),
-      kind: z.enum(CHANGE_KINDS).optional(),
-      tableId: Filter('only changes of this table'),
-      recordId: Filter('only changes of this record (or field id, for column events)'),
-      source: z.enum(CHANGE_SOURCES).optional(),
-      userEmail: Filter('only changes by this user (exact match)'),
-      fieldId: Filter('only updates that touched this field'),
-      from: Day.optional().openapi({ description: 'changes on or after the start of this day' }),
-      to: Day.optional().openapi({ description: 'changes on or before the end of this day' }),
-      timezone: TimeZone.optional().openapi({ description: '`utc` or an IANA zone; the zone of `from` and `to`', default: 'utc' }),
-      limit: queryInteger(1, 100, 50),
-      cursor: z.string().min(1).max(200).optional().openapi({ description: 'a nextCursor of this config' }),
-    }),
+    query: changeQueryInput.list,
     success: {
       status: 200,
       description: 'A page of changes',

@@ -1,3 +1,5 @@
+import { connectionInput } from '../services/connections/connection.input.js';
+import { oauthFlowInput } from '../services/connections/oauth-flow.input.js';
 import { defineRoute } from './http/route.js';
 import { Timestamp } from './schemas.js';
 import { z } from './zod.js';
@@ -45,7 +47,7 @@ export const connectionRoutes = {
     description:
       'The token is checked with the upstream’s whoami before it is stored (sealed under SECRET_KEY; never shown again). A refused token is a 400 and stores nothing. Replaces any earlier connection of the account.',
     tag,
-    body: z.strictObject({ token: z.string().min(1).max(512).openapi({ example: 'patXXXXXXXXXXXXXX.0123…' }) }),
+    body: connectionInput.setToken,
     success: { status: 200, description: 'The stored connection', schema: ConnectionResponse },
     errors: [502],
   }),
@@ -78,12 +80,7 @@ export const connectionRoutes = {
       'Authenticated by its single-use `state`, not by a key. Exchanges the code (with the PKCE verifier) and stores the connection of the account that started the flow. A wrong, used or expired state, an `error` from the upstream, or a code the upstream refuses: 400, nothing stored.',
     tag,
     auth: false,
-    query: z.object({
-      code: z.string().max(2048).optional(),
-      state: z.string().max(1024).optional(),
-      error: z.string().max(256).optional(),
-      error_description: z.string().max(2048).optional(),
-    }),
+    query: oauthFlowInput.callback,
     success: { status: 200, description: 'The stored connection', schema: ConnectionResponse },
     errors: [502],
   }),

@@ -1,7 +1,8 @@
 import { MONITORING_SCOPES } from '../services/audit/change-event.js';
 import { MONITORING_HEALTH_STATES } from '../services/audit/config-health.service.js';
+import { monitoringConfigInput } from '../services/monitoring-config.input.js';
 import { defineRoute } from './http/route.js';
-import { ServiceId, TimeZone, Timestamp, UpstreamBaseId } from './schemas.js';
+import { ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
 
 const tag = 'Audit Log';
@@ -34,10 +35,6 @@ export const MonitoringConfigStatusBody = z
   })
   .openapi('MonitoringConfigStatus');
 
-const Scope = z.enum(MONITORING_SCOPES).openapi({ description: 'what is logged: all changes, records only, schema only' });
-const UpstreamTableId = z
-  .string()
-  .regex(/^tbl[A-Za-z0-9]{14}$/, 'must be an upstream table id (tbl followed by 14 letters or digits)');
 const ConfigResponse = z.strictObject({ config: MonitoringConfigBody });
 const IdParams = z.object({ id: ServiceId });
 
@@ -63,18 +60,7 @@ export const monitoringRoutes = {
     description:
       'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per base, shared by every account that watches it. 409 when the base is logged into that table already; 404 for a base the account’s connection does not see (whether it exists elsewhere or not), 400 for an unknown table.',
     tag,
-    body: z.strictObject({
-      baseId: UpstreamBaseId,
-      monitoringBaseId: UpstreamBaseId,
-      monitoringTableId: UpstreamTableId.optional(),
-      scope: Scope.optional().openapi({ default: 'all' }),
-      timezone: TimeZone.optional().openapi({ default: 'UTC' }),
-      workspaceId: z
-        .string()
-        .regex(/^wsp[A-Za-z0-9]{14}$/, 'must be an upstream workspace id (wsp followed by 14 letters or digits)')
-        .optional()
-        .openapi({ description: 'the upstream workspace (the upstream API does not tell it); default ""' }),
-    }),
+    body: monitoringConfigInput.create,
     success: { status: 201, description: 'The new config', schema: ConfigResponse },
     errors: [400, 401, 404, 409, 413, 429, 502],
   }),
@@ -108,7 +94,7 @@ export const monitoringRoutes = {
     description: 'Both fields optional; an empty object changes nothing. The new scope applies to changes ingested from now on.',
     tag,
     params: IdParams,
-    body: z.strictObject({ scope: Scope.optional(), timezone: TimeZone.optional() }),
+    body: monitoringConfigInput.update,
     success: { status: 200, description: 'The updated config', schema: ConfigResponse },
     errors: [400, 401, 404, 413, 429],
   }),

@@ -1,6 +1,8 @@
 import { z } from './zod.js';
 import { defineRoute } from './http/route.js';
-import { Day, ServiceId, TimeZone, Timestamp, UpstreamBaseId, queryInteger } from './schemas.js';
+import { snapshotInput } from '../services/snapshot.input.js';
+import { usageBaseInput } from '../services/usage-base.input.js';
+import { ServiceId, Timestamp } from './schemas.js';
 
 const tag = 'Usage';
 
@@ -52,13 +54,6 @@ const RunResultBody = z
   })
   .openapi('RunResult');
 
-const BaseName = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine((v) => v.trim().length > 0, 'must not be blank')
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
-const ScheduledHour = z.number().int().min(0).max(23).openapi({ description: 'local hour of the daily count, 0–23' });
 const IdParams = z.object({ id: ServiceId });
 
 const ScheduleBody = z
@@ -93,12 +88,7 @@ export const usageRoutes = {
     summary: 'Track a base (extension)',
     description: 'Starts daily counts of an upstream base. 409 when the base is tracked already; 404 when the account’s upstream connection does not see the base (whether it exists elsewhere or not).',
     tag,
-    body: z.strictObject({
-      baseId: UpstreamBaseId,
-      baseName: BaseName.optional().openapi({ description: 'default: the upstream name' }),
-      scheduledHour: ScheduledHour.optional().openapi({ default: 0 }),
-      timezone: TimeZone.optional().openapi({ default: 'UTC' }),
-    }),
+    body: usageBaseInput.create,
     success: { status: 201, description: 'The tracked base', schema: z.strictObject({ base: UsageBaseBody }) },
     errors: [400, 401, 404, 409, 413, 429, 502],
   }),
@@ -110,7 +100,7 @@ export const usageRoutes = {
     description: 'All fields optional; an empty object changes nothing.',
     tag,
     params: IdParams,
-    body: z.strictObject({ baseName: BaseName.optional(), scheduledHour: ScheduledHour.optional(), timezone: TimeZone.optional() }),
+    body: usageBaseInput.update,
     success: { status: 200, description: 'The updated base', schema: z.strictObject({ base: UsageBaseBody }) },
     errors: [400, 401, 404, 413, 429],
   }),
@@ -134,12 +124,7 @@ export const usageRoutes = {
       '`from` and `to` bound the days (inclusive); `cursor` returns days strictly older than it; `nextCursor` is present only when an older page exists. Days without a count are absent.',
     tag,
     params: IdParams,
-    query: z.object({
-      from: Day.optional().openapi({ description: 'oldest day included' }),
-      to: Day.optional().openapi({ description: 'newest day included' }),
-      cursor: Day.optional().openapi({ description: 'a nextCursor: only days older than it' }),
-      limit: queryInteger(1, 365, 30).openapi({ description: 'days per page' }),
-    }),
+    query: snapshotInput.list,
     success: {
       status: 200,
       description: 'A page of days',

@@ -1,7 +1,8 @@
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES } from '../services/audit/change-event.js';
-import { MAX_WEBHOOK_URL_LENGTH } from '../services/webhooks/url-guard.js';
+import { deliveryLogInput } from '../services/webhooks/delivery-log.input.js';
+import { webhookInput } from '../services/webhooks/webhook.input.js';
 import { defineRoute } from './http/route.js';
-import { ServiceId, Timestamp, UpstreamBaseId, queryInteger } from './schemas.js';
+import { ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
 
 const tag = 'Webhooks';
@@ -70,11 +71,6 @@ export const DeliveryBody = z
   })
   .openapi('WebhookDelivery');
 
-const Event = z.enum(CHANGE_EVENT_TYPES).openapi({ description: 'one of the nine change event types' });
-const TableId = z
-  .string()
-  .regex(/^(tbl[A-Za-z0-9]{14})?$/, 'must be an upstream table id (tbl followed by 14 letters or digits) or ""');
-const ColumnId = z.string().regex(/^fld[A-Za-z0-9]{14}$/, 'must be an upstream field id (fld followed by 14 letters or digits)');
 const WebhookParams = z.object({ webhookId: ServiceId });
 const DeliveryParams = z.object({ webhookId: ServiceId, deliveryId: ServiceId });
 
@@ -86,7 +82,7 @@ export const webhookRoutes = {
     summary: 'List active webhooks',
     description: 'Only active webhooks (deleted and deactivated ones are gone from this list), oldest first.',
     tag,
-    query: z.object({ baseId: z.string().min(1).optional().openapi({ description: 'only webhooks of this upstream base' }) }),
+    query: webhookInput.list,
     success: { status: 200, description: 'The caller’s active webhooks', schema: z.strictObject({ webhooks: z.array(WebhookBody) }) },
     errors: [400, 401, 429],
   }),
@@ -101,14 +97,7 @@ export const webhookRoutes = {
       'Each matching change is POSTed as a `WebhookEvent` (see the schema), signed with the returned `secret` (shown once). Only 2xx is success; 410 deactivates the webhook; 408, 429, 5xx, time-outs (15 s) and connection errors are retried (by default after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, or a longer `Retry-After`), then the delivery fails; other answers, redirects included, fail it at once. A webhook whose deliveries all failed for 5 days is deactivated. Deliveries of one record go out in order. With `coalesceUpdates`, `record_update` events of one record merge while updates keep coming within 5 s (at most 30 s).',
     ].join('\n\n'),
     tag,
-    body: z.strictObject({
-      baseId: UpstreamBaseId,
-      event: Event,
-      tableId: TableId.optional(),
-      columnId: ColumnId.nullable().optional(),
-      webhookUrl: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).openapi({ format: 'uri' }),
-      coalesceUpdates: z.boolean().optional().openapi({ default: false }),
-    }),
+    body: webhookInput.create,
     success: {
       status: 201,
       description: 'The webhook and its signing secret (`whsec_…`, shown only here)',
@@ -135,11 +124,7 @@ export const webhookRoutes = {
     description: 'Every delivery with each attempt’s time, status code, duration and error. Readable for deactivated webhooks too. `nextCursor` is present only when an older page exists.',
     tag,
     params: WebhookParams,
-    query: z.object({
-      status: z.enum(['pending', 'succeeded', 'failed']).optional(),
-      limit: queryInteger(1, 100, 50),
-      cursor: z.string().min(1).optional().openapi({ description: 'a nextCursor of this webhook’s log' }),
-    }),
+    query: deliveryLogInput.list,
     success: {
       status: 200,
       description: 'A page of deliveries',
