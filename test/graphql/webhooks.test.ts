@@ -125,7 +125,10 @@ describe('webhooks', () => {
     const back = await graphql(LIST, { last: 2, before: tail.data.webhooks.pageInfo.endCursor });
     expect(ids(back)).toEqual(rest.slice(-3, -1).map((w) => w.webhookId));
     expect(back.data.webhooks.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
-    expect(codesOf(await graphql(LIST, { baseId: table.baseId, first: 1, after: head.data.webhooks.pageInfo.endCursor }))).toEqual(['invalid_request']);
+    // A filter only narrows the account's list: its cursors page the filtered list too (a create payload's edge does).
+    const byBaseAfter = await graphql(LIST, { baseId: table.baseId, first: 100, after: head.data.webhooks.pageInfo.endCursor });
+    const filtered = (await restWebhooks(`?baseId=${table.baseId}`)).map((w) => w.webhookId);
+    expect(ids(byBaseAfter)).toEqual(filtered.filter((id) => id !== rest[0].webhookId));
     expect(codesOf(await theirs(LIST, { first: 1, after: head.data.webhooks.pageInfo.endCursor }))).toEqual(['invalid_request']);
     expect((await theirs(LIST, { first: 100 })).data.webhooks.edges).toEqual([]);
     for (const { webhook } of made) await graphql(DELETE, { input: { id: webhook.id } });
