@@ -40,7 +40,7 @@ export async function executeOperation(execution: Execution, rootType: GraphQLOb
     execution.errors.push(error as GraphQLError);
     data = null;
   }
-  if (data && execution.splices) attachSplices(data, execution.splices);
+  if (data && execution.splices?.used) attachSplices(data, execution.splices);
   return execution.errors.length === 0 ? { data } : { errors: execution.errors, data };
 }
 
@@ -71,25 +71,30 @@ function executeFields(execution: Execution, type: GraphQLObjectType, fields: Fi
 
 function executeField(execution: Execution, type: GraphQLObjectType, field: FieldPlan, source: Source, parentPath: Path | undefined): unknown {
   if (field.definition === undefined) return type.name;
-  const path: Path = { prev: parentPath, key: field.key, typename: type.name };
+  // Made when something needs it: a resolver's info, a value below this one, an error.
+  let path: Path | undefined;
   try {
     let value: unknown;
     if (field.resolve !== undefined) {
       const args = field.definition.args.length === 0 ? {} : getArgumentValues(field.definition, field.nodes[0], execution.scope.variables);
-      value = field.resolve(source, args, execution.context, infoOf(execution, type, field, path));
+      value = field.resolve(source, args, execution.context, infoOf(execution, type, field, (path = pathOf(parentPath, field, type))));
     } else if (typeof source === 'object' && source !== null) {
       value = source[field.name];
       // graphql-js's default resolver calls a method of that name.
-      if (typeof value === 'function') value = (source[field.name] as Function)({}, execution.context, infoOf(execution, type, field, path));
+      if (typeof value === 'function') value = (source[field.name] as Function)({}, execution.context, infoOf(execution, type, field, (path = pathOf(parentPath, field, type))));
     }
+    if (field.leaf && !(value instanceof Promise)) return completeValue(execution, field.value, type, field, value, undefined);
+    const at = (path ??= pathOf(parentPath, field, type));
     const completed = value instanceof Promise
-      ? value.then((resolved) => completeValue(execution, field.value, type, field, resolved, path))
-      : completeValue(execution, field.value, type, field, value, path);
-    return completed instanceof Promise ? completed.then(undefined, (error: unknown) => fieldError(execution, error, field.nodes, path, field.value)) : completed;
+      ? value.then((resolved) => completeValue(execution, field.value, type, field, resolved, at))
+      : completeValue(execution, field.value, type, field, value, at);
+    return completed instanceof Promise ? completed.then(undefined, (error: unknown) => fieldError(execution, error, field.nodes, at, field.value)) : completed;
   } catch (error) {
-    return fieldError(execution, error, field.nodes, path, field.value);
+    return fieldError(execution, error, field.nodes, path ?? pathOf(parentPath, field, type), field.value);
   }
 }
+
+const pathOf = (prev: Path | undefined, field: FieldPlan, type: GraphQLObjectType): Path => ({ prev, key: field.key, typename: type.name });
 
 /** A failed field is null with its error recorded; under a non-null type the null moves up to the nearest nullable parent. */
 function fieldError(execution: Execution, raw: unknown, nodes: readonly FieldNode[], path: Path, plan: ValuePlan): null {
@@ -99,7 +104,8 @@ function fieldError(execution: Execution, raw: unknown, nodes: readonly FieldNod
   return null;
 }
 
-function completeValue(execution: Execution, plan: ValuePlan, type: GraphQLObjectType, field: FieldPlan, value: unknown, path: Path): unknown {
+/** `path` is unset only for leaves, which need none. */
+function completeValue(execution: Execution, plan: ValuePlan, type: GraphQLObjectType, field: FieldPlan, value: unknown, path: Path | undefined): unknown {
   if (value instanceof Error) throw value;
   switch (plan.kind) {
     case ValueKind.NonNull: {
@@ -109,17 +115,16 @@ function completeValue(execution: Execution, plan: ValuePlan, type: GraphQLObjec
     }
     case ValueKind.Leaf: {
       if (value == null) return null;
-      if (plan.passThrough !== undefined && typeof value === plan.passThrough) return value;
-      const serialized: unknown = plan.type.serialize(value);
+      const serialized = plan.serialize(value);
       if (serialized == null) throw new Error(`Expected \`${plan.type.name}.serialize(${describe(value)})\` to return non-nullable value, returned: ${describe(serialized)}`);
       return serialized;
     }
     case ValueKind.List:
-      return value == null ? null : completeList(execution, plan, type, field, value, path);
+      return value == null ? null : completeList(execution, plan, type, field, value, path!);
     case ValueKind.Object:
-      return value == null ? null : completeObject(execution, plan, type, field, value, path);
+      return value == null ? null : completeObject(execution, plan, type, field, value, path!);
     case ValueKind.Abstract:
-      return value == null ? null : completeAbstract(execution, plan, type, field, value, path);
+      return value == null ? null : completeAbstract(execution, plan, type, field, value, path!);
   }
 }
 

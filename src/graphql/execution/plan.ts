@@ -1,6 +1,4 @@
 import {
-  GraphQLID,
-  GraphQLBoolean,
   GraphQLString,
   getNamedType,
   isAbstractType,
@@ -20,6 +18,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { collectFields, collectSubfields } from './collect-fields.js';
+import { leafSerializer, type LeafSerializer } from './leaf-serializers.js';
 
 /**
  * An operation compiled once for its document: for each selection, the field definitions, resolvers and how to
@@ -35,6 +34,8 @@ export interface FieldPlan {
   /** Unset where graphql-js's default resolver (a property read) applies. */
   resolve: GraphQLFieldResolver<unknown, unknown> | undefined;
   value: ValuePlan;
+  /** A scalar or enum (possibly non-null): completing it needs no response path unless it fails. */
+  leaf: boolean;
 }
 
 export const enum ValueKind {
@@ -62,8 +63,7 @@ export interface ListPlan {
 export interface LeafPlan {
   kind: ValueKind.Leaf;
   type: GraphQLLeafType;
-  /** The JavaScript type that this built-in scalar outputs unchanged (its serialize returns such a value as is). */
-  passThrough: 'string' | 'boolean' | undefined;
+  serialize: LeafSerializer;
 }
 
 export interface ObjectPlan {
@@ -134,13 +134,15 @@ function fieldPlans(parentType: GraphQLObjectType, collected: Map<string, readon
   for (const [key, nodes] of collected) {
     const name = nodes[0].name.value;
     if (name === '__typename') {
-      plans.push({ key, name, nodes, definition: undefined, resolve: undefined, value: { kind: ValueKind.Leaf, type: GraphQLString, passThrough: 'string' } });
+      plans.push({ key, name, nodes, definition: undefined, resolve: undefined, value: leafPlan(GraphQLString), leaf: true });
       continue;
     }
     const definition = parentType.getFields()[name];
     // graphql-js leaves out a field its type does not define; validation keeps such fields out of documents.
     if (!definition) continue;
-    plans.push({ key, name, nodes, definition, resolve: definition.resolve, value: valuePlan(definition.type, nodes) });
+    const value = valuePlan(definition.type, nodes);
+    const leaf = (value.kind === ValueKind.NonNull ? value.inner : value).kind === ValueKind.Leaf;
+    plans.push({ key, name, nodes, definition, resolve: definition.resolve, value, leaf });
   }
   return plans;
 }
@@ -148,15 +150,10 @@ function fieldPlans(parentType: GraphQLObjectType, collected: Map<string, readon
 function valuePlan(type: GraphQLOutputType, nodes: readonly FieldNode[]): ValuePlan {
   if (isNonNullType(type)) return { kind: ValueKind.NonNull, inner: valuePlan(type.ofType, nodes) };
   if (isListType(type)) return { kind: ValueKind.List, item: valuePlan(type.ofType, nodes), spliceKeys: undefined };
-  if (isLeafType(type)) return { kind: ValueKind.Leaf, type, passThrough: passThroughOf(type) };
+  if (isLeafType(type)) return leafPlan(type);
   if (isObjectType(type)) return { kind: ValueKind.Object, type, nodes, fields: undefined };
   if (isAbstractType(type)) return { kind: ValueKind.Abstract, type, nodes, byType: new Map() };
   throw new Error(`Cannot plan values of type ${String(type)}`);
 }
 
-/** String and ID return a string as it is, Boolean a boolean; every other scalar and enum goes through serialize. */
-function passThroughOf(type: GraphQLLeafType): LeafPlan['passThrough'] {
-  if (type === GraphQLString || type === GraphQLID) return 'string';
-  if (type === GraphQLBoolean) return 'boolean';
-  return undefined;
-}
+const leafPlan = (type: GraphQLLeafType): LeafPlan => ({ kind: ValueKind.Leaf, type, serialize: leafSerializer(type) });

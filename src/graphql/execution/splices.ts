@@ -18,6 +18,10 @@ class SplicedJson {
 export class Splices {
   private readonly texts: string[] = [];
 
+  get used(): boolean {
+    return this.texts.length > 0;
+  }
+
   add(json: string): SplicedJson {
     return new SplicedJson(`${PREFIX}${this.texts.push(json) - 1}`);
   }
