@@ -19,8 +19,10 @@ const HISTORY = { tables: 50, days: 365, lastDay: '2026-10-31' };
 const LOAD = { connections: 32, warmUpSeconds: 3, seconds: 15 };
 const CHANGE_PAGE = 50;
 const SNAPSHOT_PAGE = 30;
-/** Issue 6: GraphQL throughput at least 0.7 × REST's for the same page. */
-const THROUGHPUT_TARGET = 0.7;
+/** Issue 6: GraphQL throughput at least 0.7 × REST's for the same page, with the response cache as `npm start` runs it. */
+const CACHED_TARGET = 0.7;
+/** Issue 15: at least 0.5 × REST's with the response cache off, so that every request is executed. */
+const UNCACHED_TARGET = 0.5;
 const API_RATE_LIMIT_PER_MINUTE = '1000000';
 /**
  * The service as `npm start` runs it (a repeated query is answered from the response cache while the database is
@@ -28,11 +30,18 @@ const API_RATE_LIMIT_PER_MINUTE = '1000000';
  * NODE_ENV=production, where graphql-js checks types with a plain instanceof instead of its development-mode
  * cross-realm check.
  */
-const MODES: Array<{ name: string; env: Record<string, string> }> = [
-  { name: 'npm start defaults (response cache on)', env: {} },
-  { name: 'GRAPHQL_RESPONSE_CACHE_MB=0', env: { GRAPHQL_RESPONSE_CACHE_MB: '0' } },
-  { name: 'GRAPHQL_RESPONSE_CACHE_MB=0, NODE_ENV=production', env: { GRAPHQL_RESPONSE_CACHE_MB: '0', NODE_ENV: 'production' } },
+const MODES: Mode[] = [
+  { name: 'npm start defaults (response cache on)', env: {}, target: CACHED_TARGET },
+  { name: 'GRAPHQL_RESPONSE_CACHE_MB=0', env: { GRAPHQL_RESPONSE_CACHE_MB: '0' }, target: UNCACHED_TARGET },
+  { name: 'GRAPHQL_RESPONSE_CACHE_MB=0, NODE_ENV=production', env: { GRAPHQL_RESPONSE_CACHE_MB: '0', NODE_ENV: 'production' }, target: UNCACHED_TARGET },
 ];
+
+interface Mode {
+  name: string;
+  env: Record<string, string>;
+  /** The least GraphQL ÷ REST throughput this mode should reach. */
+  target: number;
+}
 
 const CHANGE_FIELDS =
   'restId monitoringRecordId occurredAt eventType kind tableId tableName recordId fieldIds source userEmail userName before after';
@@ -75,7 +84,7 @@ export async function runGraphqlVsRestBench(): Promise<ReportTable[]> {
         ...mode.env,
       });
       try {
-        for (const pair of pairs(log.configId, history.usageBaseId)) measured.push(await compare(service, apiKey, mode.name, pair));
+        for (const pair of pairs(log.configId, history.usageBaseId)) measured.push(await compare(service, apiKey, mode, pair));
       } finally {
         await stopService(service);
       }
@@ -93,14 +102,14 @@ export async function runGraphqlVsRestBench(): Promise<ReportTable[]> {
 }
 
 interface Comparison {
-  mode: string;
+  mode: Mode;
   pair: Pair;
   rest: Measured;
   graphql: Measured;
 }
 
 /** One page through both APIs of one running service, after checking that both answer the same items. */
-async function compare(service: BuiltService, apiKey: string, mode: string, pair: Pair): Promise<Comparison> {
+async function compare(service: BuiltService, apiKey: string, mode: Mode, pair: Pair): Promise<Comparison> {
   const restUrl = `${service.url}${pair.rest.path}`;
   const graphqlUrl = `${service.url}/graphql`;
   const operation = { query: pair.graphql.query, variables: pair.graphql.variables };
@@ -109,7 +118,7 @@ async function compare(service: BuiltService, apiKey: string, mode: string, pair
   const restItems = pair.restItems(JSON.parse(restFirst.body));
   const graphqlItems = pair.graphqlItems(JSON.parse(graphqlFirst.body));
   if (restItems.length === 0 || !isDeepStrictEqual(restItems, graphqlItems)) throw new Error(`${pair.page}: REST and GraphQL answer different data`);
-  const label = `${pair.page}, ${mode}`;
+  const label = `${pair.page}, ${mode.name}`;
   progress(`graphql: ${label} (${restItems.length} items) via REST, ${LOAD.connections} clients, ${LOAD.seconds} s`);
   const rest = await runLoad({ ...LOAD, url: restUrl, apiKey, serverPid: service.pid });
   progress(`graphql: ${label} via GraphQL, ${LOAD.connections} clients, ${LOAD.seconds} s`);
@@ -176,7 +185,7 @@ function comparisonTable(measured: Comparison[]): ReportTable {
       const clean = failures(rest.load) + failures(graphql.load) === 0;
       return [
         pair.page,
-        mode,
+        mode.name,
         rest.load.requestsPerSecond.toFixed(0),
         ms(rest.load.p99),
         graphql.load.requestsPerSecond.toFixed(0),
@@ -184,8 +193,8 @@ function comparisonTable(measured: Comparison[]): ReportTable {
         ratio.toFixed(2),
         `${cpu(rest.load)}, ${cpu(graphql.load)}`,
         `${kib(rest.bodyBytes)}, ${kib(graphql.bodyBytes)}`,
-        `≥ ${THROUGHPUT_TARGET} × REST`,
-        verdict(ratio >= THROUGHPUT_TARGET && clean),
+        `≥ ${mode.target} × REST`,
+        verdict(ratio >= mode.target && clean),
       ];
     }),
     notes: [
@@ -193,6 +202,10 @@ function comparisonTable(measured: Comparison[]): ReportTable {
         `of a ${HISTORY.tables}-table base. Both APIs answer the same items (checked before measuring); GraphQL adds its ` +
         'cursors and pageInfo. Uncompressed, on both sides. The machine is shared with other work: compare the two ' +
         'columns of a row (measured back to back), not the figures across runs.',
+      `Targets: ≥ ${CACHED_TARGET} × REST with the response cache on (issue 6); ≥ ${UNCACHED_TARGET} × REST with it off ` +
+        '(issue 15), where every GraphQL request is parsed (once per query text), validated, limit-checked and executed ' +
+        'from its compiled plan, over pages of rows kept per entity version as REST keeps its rendered pages. ' +
+        'A missed target is reported, not failed.',
     ],
   };
 }
