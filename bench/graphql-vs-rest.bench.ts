@@ -154,7 +154,14 @@ function pairs(configId: string, usageBaseId: string): Pair[] {
       page: `${CHANGE_PAGE} changes`,
       rest: { path: `/monitoring-config/${configId}/changes?limit=${CHANGE_PAGE}` },
       graphql: { query: changes, variables: { id: configId } },
-      restItems: (body) => body.records,
+      // GraphQL spells enum values in capitals (RECORD_UPDATE for REST's record_update).
+      restItems: (body) =>
+        body.records.map((record: Record<string, string>) => ({
+          ...record,
+          eventType: graphqlEnum(record.eventType),
+          kind: graphqlEnum(record.kind),
+          source: graphqlEnum(record.source),
+        })),
       graphqlItems: (body) =>
         body.data.monitoringConfig.changes.edges.map(({ node: { restId, ...fields } }: { node: { restId: string } }) => ({ id: restId, ...fields })),
     },
@@ -167,6 +174,9 @@ function pairs(configId: string, usageBaseId: string): Pair[] {
     },
   ];
 }
+
+/** GraphQL's spelling of a REST enum value: `record_update` → `RECORD_UPDATE`, `formPageSubmission` → `FORM_PAGE_SUBMISSION`. */
+const graphqlEnum = (restValue: string) => restValue.replace(/[A-Z]/g, '_$&').toUpperCase();
 
 async function expectOk(request: Promise<HttpResult>): Promise<HttpResult> {
   const result = await request;
