@@ -9,6 +9,7 @@ import type { Agenda } from 'agenda';
 import type { GraphqlGateway } from './graphql/gateway.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
+import { createAuthRouter } from './rest/auth.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
 import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
@@ -68,7 +69,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
 
   app.use(createNotificationRouter(services));
   app.use(express.json({ limit: '1mb', verify: requireUtf8 }));
-  app.use(authenticate(services.accounts));
+  const secureCookie = config.publicUrl?.startsWith('https:') ?? false;
+  app.use(authenticate(services.accounts, services.sessions, secureCookie));
   app.use(requireCsrfToken());
   app.use(
     rateLimit({
@@ -76,8 +78,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
       limit: config.apiRateLimitPerMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      skip: (_req, res) => !res.locals.apiKeyId,
-      keyGenerator: (_req, res) => res.locals.apiKeyId,
+      skip: (_req, res) => !res.locals.apiKeyId && !res.locals.sessionId,
+      keyGenerator: (_req, res) => res.locals.apiKeyId ?? `session:${res.locals.sessionId}`,
       handler: (_req, res, _next, options) =>
         renderError(
           new AppError('rate_limited', 'Too many requests for this API key', {
@@ -95,6 +97,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
   app.use(createConnectionRouter(services));
+  app.use(createAuthRouter(services, secureCookie));
   if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());

@@ -10,6 +10,10 @@ import { loadSecretKey } from './secret-key.js';
 import { AccountService } from './services/account.service.js';
 import { ConnectionService } from './services/connections/connection.service.js';
 import { SecretBox } from './services/secret-box.js';
+import { Email } from './services/users/user.input.js';
+import { SessionService } from './services/users/session.service.js';
+import { userOptions } from './services/users/user-options.js';
+import { UserService } from './services/users/user.service.js';
 import { UpstreamClient } from './upstream/client.js';
 import type { TokenSource } from './upstream/types.js';
 
@@ -25,6 +29,10 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]   (--help: thi
                                           connect a personal access token (checked with the upstream first;
                                           in sandbox mode the server must be running, at PORT)
   connection remove --account ID [--json] forget the account's upstream connection
+  user create --email E [--account ID] [--json]
+                                          create the web application's user owning account ID (or a new
+                                          account named after the e-mail) and print a one-time set-password
+                                          link (PUBLIC_URL/set-password?token=…, valid 24 hours)
 
 Works on the database named by DATABASE_URL (default sqlite:data/basewatch.sqlite).`;
 
@@ -39,6 +47,7 @@ async function run(argv: string[]): Promise<Output> {
       account: { type: 'string' },
       'key-id': { type: 'string' },
       token: { type: 'string' },
+      email: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -87,6 +96,17 @@ async function run(argv: string[]): Promise<Output> {
         const account = await accounts.require(required(values.account, '--account'));
         await connections().remove(account.id);
         return { json: { removed: true }, text: `upstream connection of ${account.id} removed` };
+      }
+      case 'user create': {
+        const email = Email.safeParse(required(values.email, '--email'));
+        if (!email.success) throw new UsageError('--email must be an e-mail address');
+        const users = new UserService(dataSource, new SessionService(dataSource), userOptions(config));
+        const created = await users.createByOperator(email.data, values.account);
+        const json = { ...created, expiresAt: created.expiresAt.toISOString() };
+        return {
+          json,
+          text: `user ${json.user.id} (${json.user.email}) owns account ${json.account.id} (${json.account.name})\nset-password link (once, until ${json.expiresAt}): ${json.setPasswordUrl}`,
+        };
       }
       default:
         throw new UsageError(`unknown command: ${command}`);

@@ -164,6 +164,7 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
   CORS_ORIGINS: corsOrigins,
+  SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
 });
 
 export interface Config {
@@ -220,6 +221,8 @@ export interface Config {
   adminToken?: string;
   /** Origins whose pages may call the APIs from a browser (CORS_ORIGINS); `*` for any, without credentials. Empty: none. */
   corsOrigins: string[];
+  /** Whether anyone may sign up in the web application (SIGNUP); closed: the CLI creates users. */
+  signup: 'open' | 'closed';
   graphql: {
     /** Deepest field nesting an operation may have (introspection fields aside). */
     maxDepth: number;
@@ -316,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     adminToken: e.ADMIN_TOKEN,
     corsOrigins: e.CORS_ORIGINS,
+    signup: e.SIGNUP ?? (sandboxMode ? 'open' : 'closed'),
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxCost: e.GRAPHQL_MAX_COST,

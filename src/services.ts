@@ -19,6 +19,9 @@ import { SnapshotService } from './services/snapshot.service.js';
 import { UsageBaseService } from './services/usage-base.service.js';
 import { UsageCountService } from './services/usage-count.service.js';
 import { UsageScheduleService } from './services/usage-schedule.service.js';
+import { SessionService } from './services/users/session.service.js';
+import { userOptions } from './services/users/user-options.js';
+import { UserService } from './services/users/user.service.js';
 import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { OAuthClient } from './upstream/oauth-client.js';
@@ -47,6 +50,9 @@ export interface Services extends WebhookForwarding {
   accessTokens: AccessTokenService;
   /** The client that acts for an account: its connection, or the shared token in single-team mode. */
   upstreamAccess: UpstreamAccess;
+  /** The web application's people and their sessions. */
+  users: UserService;
+  sessions: SessionService;
 }
 
 export interface ServiceOptions {
@@ -72,6 +78,8 @@ export function createServices(
 ): Services {
   const { logger } = options;
   const accounts = new AccountService(dataSource);
+  const sessions = new SessionService(dataSource);
+  const users = new UserService(dataSource, sessions, userOptions(config));
   const secrets = new SecretBox(options.secretKey);
   const connections = new ConnectionService(dataSource, secrets, options.clientForToken, logger);
   const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
@@ -132,6 +140,8 @@ export function createServices(
     oauthFlow,
     accessTokens,
     upstreamAccess,
+    users,
+    sessions,
     ...forwarding,
   };
 }

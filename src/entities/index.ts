@@ -5,7 +5,10 @@ import { ChangeEntryField } from './change-entry-field.entity.js';
 import { ChangeOutbox } from './change-outbox.entity.js';
 import { MonitoringConfig } from './monitoring-config.entity.js';
 import { OAuthState } from './oauth-state.entity.js';
+import { SetPasswordToken } from './set-password-token.entity.js';
 import { UpstreamConnection } from './upstream-connection.entity.js';
+import { User } from './user.entity.js';
+import { UserSession } from './user-session.entity.js';
 import { UsageBase } from './usage-base.entity.js';
 import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
@@ -16,6 +19,7 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
 export { OAuthState, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
+export { SetPasswordToken, User, UserSession };
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
@@ -31,11 +35,14 @@ export const entities = [
   ChangeOutbox,
   MonitoringConfig,
   OAuthState,
+  SetPasswordToken,
   UpstreamConnection,
   UpstreamWatch,
   UsageBase,
   UsageRun,
   UsageSnapshot,
+  User,
+  UserSession,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryAttempt,

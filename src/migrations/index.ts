@@ -7,6 +7,7 @@ import { ChangeLogVersion1764200000000 } from './1764200000000-change-log-versio
 import { MonitoringConfigStatus1764300000000 } from './1764300000000-monitoring-config-status.js';
 import { UpstreamConnections1764400000000 } from './1764400000000-upstream-connections.js';
 import { OneWatchPerBase1764500000000 } from './1764500000000-one-watch-per-base.js';
+import { UsersAndSessions1764600000000 } from './1764600000000-users-and-sessions.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   MonitoringConfigStatus1764300000000,
   UpstreamConnections1764400000000,
   OneWatchPerBase1764500000000,
+  UsersAndSessions1764600000000,
 ];

@@ -9,6 +9,8 @@ export const ErrorBody = z
       .enum([
         'invalid_request',
         'unauthorized',
+        'csrf_failed',
+        'forbidden',
         'not_found',
         'conflict',
         'upstream_not_connected',

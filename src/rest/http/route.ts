@@ -4,7 +4,7 @@ import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
 import { CachedBody } from './cached-body.js';
 
-export type ErrorStatus = 400 | 401 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503;
 
 /** One REST operation, declared once: the router validates with these schemas and the OpenAPI document prints them. */
 export interface RouteSpec<

@@ -14,5 +14,7 @@ export function errorStatusesOf(route: RouteSpec): ErrorStatus[] {
   if (route.auth !== false) statuses.add(401);
   // The budget counts every request that carries a live key, public operations included.
   if (route.rateLimited !== false) statuses.add(429);
+  // A write that the web application's session cookie authenticates needs its X-CSRF-Token (csrf_failed).
+  if (route.method !== 'get' && route.rateLimited !== false) statuses.add(403);
   return [...statuses].sort((a, b) => a - b);
 }

@@ -1,0 +1,33 @@
+import type { CookieOptions, Request, Response } from 'express';
+import { TOKEN_PATTERN } from './session-token.js';
+
+export const SESSION_COOKIE = 'basewatch_session';
+export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** The session token from the Cookie header, or undefined when there is none or it is not one of ours. */
+export function readSessionCookie(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return TOKEN_PATTERN.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * HttpOnly, SameSite=Lax, Path=/; Secure when PUBLIC_URL is https. The app does not trust proxies, so
+ * X-Forwarded-Proto is not read: behind a TLS-terminating proxy, PUBLIC_URL names the https address.
+ */
+const cookieOptions = (secure: boolean): CookieOptions => ({ httpOnly: true, sameSite: 'lax', path: '/', secure });
+
+export function setSessionCookie(res: Response, token: string, secure: boolean): void {
+  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(secure), maxAge: SESSION_LIFETIME_MS });
+}
+
+export function clearSessionCookie(res: Response, secure: boolean): void {
+  res.clearCookie(SESSION_COOKIE, cookieOptions(secure));
+}

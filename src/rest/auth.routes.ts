@@ -1,0 +1,63 @@
+import { Router, type Request } from 'express';
+import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
+import { signInLimits } from '../auth/sign-in-limits.js';
+import { unauthorized } from '../errors.js';
+import type { Services } from '../services.js';
+import type { SignedIn } from '../services/users/user.service.js';
+import { authRoutes as spec } from './auth.spec.js';
+import { mount } from './http/route.js';
+
+/** The web application's sign-in: the cookie is set and cleared here, every rule lives in the user services. */
+export function createAuthRouter({ users, sessions }: Services, secureCookie: boolean): Router {
+  const router = Router();
+  const limits = signInLimits();
+  const signedIn = (req: Request, { token, view }: SignedIn) => {
+    setSessionCookie(req.res!, token, secureCookie);
+    return view;
+  };
+
+  router.post(spec.signIn.path, limits.perIp, limits.perEmail);
+  for (const path of [spec.signUp.path, spec.changePassword.path, spec.setPassword.path]) router.post(path, limits.perIp);
+
+  mount(router, spec.signUp, async ({ body }, req) => signedIn(req, await users.signUp(body, req.get('user-agent'))));
+  mount(router, spec.signIn, async ({ body }, req) => signedIn(req, await users.signIn(body, req.get('user-agent'))));
+  mount(router, spec.signOut, async (_input, req) => {
+    const { sessionId } = req.res!.locals;
+    if (typeof sessionId === 'string') await sessions.revoke(sessionId);
+    clearSessionCookie(req.res!, secureCookie);
+  });
+  mount(router, spec.session, async ({ account }, req) => {
+    const { user, csrfToken } = sessionOf(req);
+    return { user, account, csrfToken };
+  });
+  mount(router, spec.changePassword, async ({ body }, req) => {
+    signedIn(req, await users.changePassword(sessionOf(req).user.id, body, req.get('user-agent')));
+  });
+  mount(router, spec.listSessions, async (_input, req) => {
+    const { user, sessionId } = sessionOf(req);
+    const list = await sessions.list(user.id, sessionId);
+    return {
+      sessions: list.map((s) => ({
+        ...s,
+        createdAt: s.createdAt.toISOString(),
+        lastUsedAt: s.lastUsedAt.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+      })),
+    };
+  });
+  mount(router, spec.signOutEverywhere, async (_input, req) => {
+    await sessions.revokeAll(sessionOf(req).user.id);
+    clearSessionCookie(req.res!, secureCookie);
+  });
+  mount(router, spec.setPassword, async ({ body }, req) => {
+    signedIn(req, await users.setPassword(body, req.get('user-agent')));
+  });
+  return router;
+}
+
+/** The session of a cookie request; an API key has none (401). */
+function sessionOf(req: Request): { user: { id: string; email: string }; sessionId: string; csrfToken: string } {
+  const locals = req.res!.locals;
+  if (locals.authMethod !== 'session') throw unauthorized('This needs the web application’s session cookie');
+  return { user: locals.user, sessionId: locals.sessionId, csrfToken: locals.csrfToken };
+}
