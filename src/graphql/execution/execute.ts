@@ -15,7 +15,9 @@ import {
 } from 'graphql';
 import { PreShapedList } from '../../resolvers/support/pre-shaped-list.js';
 import { fieldsOf, runtimePlan, spliceKeysOf, ValueKind, type AbstractPlan, type FieldPlan, type ListPlan, type ObjectPlan, type PlanScope, type ValuePlan } from './plan.js';
-import { attachSplices, Splices } from './splices.js';
+import { isKept } from '../../resolvers/support/kept-rows.js';
+import { isPureSelection, keepRenderedRow, renderedRow } from './rendered-rows.js';
+import { attachSplices, stringifyWithSplices, Splices } from './splices.js';
 
 type Path = GraphQLResolveInfo['path'];
 type Source = Record<string, unknown> | null | undefined;
@@ -29,6 +31,8 @@ export interface Execution {
   errors: GraphQLError[];
   /** Set when the result will be written by stringifyResult, which puts spliced JSON in place. */
   splices: Splices | undefined;
+  /** Properties called as methods so far (graphql-js's default resolver passes them the context). */
+  methodCalls?: number;
 }
 
 /** Runs the root fields of a query (in parallel) or a mutation (one after another), as graphql-js does. */
@@ -81,7 +85,10 @@ function executeField(execution: Execution, type: GraphQLObjectType, field: Fiel
     } else if (typeof source === 'object' && source !== null) {
       value = source[field.name];
       // graphql-js's default resolver calls a method of that name.
-      if (typeof value === 'function') value = (source[field.name] as Function)({}, execution.context, infoOf(execution, type, field, (path = pathOf(parentPath, field, type))));
+      if (typeof value === 'function') {
+        execution.methodCalls = (execution.methodCalls ?? 0) + 1;
+        value = (source[field.name] as Function)({}, execution.context, infoOf(execution, type, field, (path = pathOf(parentPath, field, type))));
+      }
     }
     if (field.leaf && !(value instanceof Promise)) return completeValue(execution, field.value, type, field, value, undefined);
     const at = (path ??= pathOf(parentPath, field, type));
@@ -122,7 +129,8 @@ function completeValue(execution: Execution, plan: ValuePlan, type: GraphQLObjec
     case ValueKind.List:
       return value == null ? null : completeList(execution, plan, type, field, value, path!);
     case ValueKind.Object:
-      return value == null ? null : completeObject(execution, plan, type, field, value, path!);
+      if (value == null) return null;
+      return execution.splices && isKept(value) ? completeKeptRow(execution, execution.splices, plan, type, field, value, path!) : completeObject(execution, plan, type, field, value, path!);
     case ValueKind.Abstract:
       return value == null ? null : completeAbstract(execution, plan, type, field, value, path!);
   }
@@ -167,6 +175,22 @@ function completeObject(execution: Execution, plan: ObjectPlan, type: GraphQLObj
     return isTypeOf instanceof Promise ? isTypeOf.then(check) : check(isTypeOf);
   }
   return executeFields(execution, objectType, fieldsOf(execution.scope, plan), value as Source, path);
+}
+
+/** A kept row under a pure selection is completed once and spliced as text from then on (rendered-rows.ts). */
+function completeKeptRow(execution: Execution, splices: Splices, plan: ObjectPlan, type: GraphQLObjectType, field: FieldPlan, row: object, path: Path): unknown {
+  const fields = fieldsOf(execution.scope, plan);
+  if (!isPureSelection(execution.scope, fields)) return completeObject(execution, plan, type, field, row, path);
+  const rendered = renderedRow(fields, row);
+  if (rendered !== undefined) return splices.add(rendered);
+  const errors = execution.errors.length;
+  const methodCalls = execution.methodCalls;
+  const completed = completeObject(execution, plan, type, field, row, path);
+  // Kept only as rendered without errors, without waiting and without calling a method of the row.
+  if (!(completed instanceof Promise) && execution.errors.length === errors && execution.methodCalls === methodCalls) {
+    keepRenderedRow(fields, row, stringifyWithSplices(completed, splices));
+  }
+  return completed;
 }
 
 function completeAbstract(execution: Execution, plan: AbstractPlan, type: GraphQLObjectType, field: FieldPlan, value: unknown, path: Path): unknown {

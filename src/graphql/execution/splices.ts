@@ -39,7 +39,12 @@ export function attachSplices(data: object, splices: Splices): void {
 
 /** Apollo's stringifyResult: JSON.stringify plus a newline, as Apollo's own, with spliced texts put in place. */
 export function stringifyResult(result: FormattedExecutionResult): string {
-  const text = JSON.stringify(result);
   const splices = result.data ? splicesByData.get(result.data) : undefined;
-  return `${splices ? text.replace(TOKEN, (_, index: string) => splices.text(Number(index))) : text}\n`;
+  return `${splices ? stringifyWithSplices(result, splices) : JSON.stringify(result)}\n`;
+}
+
+/** JSON.stringify with the spliced texts of `splices` put in place. */
+export function stringifyWithSplices(value: unknown, splices: Splices): string {
+  const text = JSON.stringify(value);
+  return splices.used ? text.replace(TOKEN, (_, index: string) => splices.text(Number(index))) : text;
 }

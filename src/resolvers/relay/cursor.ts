@@ -3,6 +3,8 @@ import { invalidRequest } from '../../errors.js';
 
 /** Opaque cursors of one connection: they carry its kind and scope, so a cursor of another list is refused. */
 export interface CursorCodec<K> {
+  /** The connection's kind and scope: one key encodes to the same cursor in every codec with this name. */
+  readonly name: string;
   encode(key: K): string;
   /** The key of a cursor; `invalid_request` for a forged one or one of another connection. */
   decode(cursor: string, argument: string): K;
@@ -11,6 +13,7 @@ export interface CursorCodec<K> {
 /** `scope` names the list the cursor belongs to (the account for its bases, the base for its snapshot days). */
 export function cursorCodec<K>(kind: string, scope: string, key: ZodType<K>): CursorCodec<K> {
   return {
+    name: JSON.stringify([kind, scope]),
     encode: (value) => Buffer.from(JSON.stringify([kind, scope, value]), 'utf8').toString('base64url'),
     decode: (cursor, argument) => {
       const parts = parseCursor(cursor);
