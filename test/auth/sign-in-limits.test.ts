@@ -68,3 +68,19 @@ describe('SIGNUP in the configuration', () => {
     expect(() => loadConfig({ SIGNUP: 'maybe' })).toThrow(ConfigError);
   });
 });
+
+describe('the cookie behind https', () => {
+  it('is Secure when PUBLIC_URL is https (and the session works on the plain-http test port all the same)', async () => {
+    const behindTls = await startTestApp({ PUBLIC_URL: 'https://basewatch.example.com' });
+    try {
+      const browser = createBrowser(behindTls.url);
+      expect((await browser.request('POST', '/auth/sign-up', { body: { email: uniqueEmail(), password: PASSWORD } })).status).toBe(201);
+      expect(browser.lastSetCookie).toMatch(/; Secure/);
+      expect(browser.lastSetCookie).toMatch(/; HttpOnly/);
+      expect((await browser.request('POST', '/auth/sign-out', { csrf: true })).status).toBe(204);
+      expect(browser.lastSetCookie).toMatch(/^basewatch_session=;.*; Secure/);
+    } finally {
+      await behindTls.close();
+    }
+  });
+});

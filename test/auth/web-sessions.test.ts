@@ -151,7 +151,13 @@ describe('the session cookie on REST and GraphQL, and CSRF', () => {
     expect(gqlDone.status).toBe(200);
     expect(gqlDone.body).toEqual({ data: { createUsageBase: { usageBase: { baseId: otherBase } } } });
 
-    // Reads by cookie need no token: REST, and GraphQL over GET.
+    // A mutation does not hide behind a query in the same document, nor behind a persisted query's hash.
+    const twoOperations = { query: `query Look { __typename } ${createUsageBase}`, operationName: 'Track', variables: gqlBody.variables };
+    expect((await browser.request('POST', '/graphql', { body: twoOperations })).status).toBe(403);
+    const hashOnly = { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } };
+    expect((await browser.request('POST', '/graphql', { body: hashOnly })).status).toBe(403);
+
+    // Reads by cookie need no token: REST, GraphQL over GET, and a GraphQL query sent by POST (Apollo Client's way).
     const list = await browser.request('GET', '/usage/bases');
     expect(list.status).toBe(200);
     expect(list.body.bases.map((b: { baseId: string }) => b.baseId).sort()).toEqual([baseId, otherBase].sort());
@@ -160,6 +166,9 @@ describe('the session cookie on REST and GraphQL, and CSRF', () => {
     });
     expect(read.status).toBe(200);
     expect(read.body.data.usageBases.edges).toHaveLength(2);
+    const postedRead = await browser.request('POST', '/graphql', { body: { query: 'query Bases { usageBases(first: 5) { edges { node { baseId } } } }' } });
+    expect(postedRead.status).toBe(200);
+    expect(postedRead.body.data.usageBases.edges).toHaveLength(2);
   });
 
   it('an API key needs no token, and an Authorization header wins over the cookie', async () => {
