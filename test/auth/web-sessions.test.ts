@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserSession } from '../../src/entities/index.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createBrowser, PASSWORD, seenResponses, uniqueEmail, type Browser } from './browser.js';
@@ -64,6 +65,27 @@ describe('sign-up, sign-in, session, sign-out', () => {
     expect(back.body.user).toEqual(created.body.user);
     expect(back.body.account).toEqual(created.body.account);
     expect(back.body.csrfToken).not.toBe(created.body.csrfToken);
+  });
+
+  it('slides the 14-day expiry with use (and sends the cookie again), and refuses an expired session', async () => {
+    const browser = await signUp();
+    const sessions = app.running.services.dataSource.getRepository(UserSession);
+    const [row] = await sessions.find({ where: { userId: (await browser.request('GET', '/auth/session')).body.user.id } });
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    await sessions.update({ id: row!.id }, { lastUsedAt: tenMinutesAgo, expiresAt: new Date(Date.now() + 60_000) });
+
+    const used = await browser.request('GET', '/usage/bases');
+    expect(used.status).toBe(200);
+    expect(browser.lastSetCookie).toMatch(/; Max-Age=1209600;/);
+    const slid = await sessions.findOneByOrFail({ id: row!.id });
+    expect(slid.expiresAt.getTime()).toBeGreaterThan(Date.now() + 13.9 * 24 * 3_600_000);
+    expect(slid.lastUsedAt.getTime()).toBeGreaterThan(tenMinutesAgo.getTime());
+    // Within five minutes of the last move, a request neither writes nor sends the cookie again.
+    await browser.request('GET', '/usage/bases');
+    expect(browser.lastSetCookie).toBeUndefined();
+
+    await sessions.update({ id: row!.id }, { expiresAt: new Date(Date.now() - 1) });
+    expect((await browser.request('GET', '/usage/bases')).status).toBe(401);
   });
 
   it('refuses a signed-out cookie replayed elsewhere at once', async () => {
