@@ -37,6 +37,12 @@ export function buildOpenApiDocument() {
     scheme: 'bearer',
     description: 'An API key `sk_…`, as `Authorization: Bearer sk_…` or the bare `Authorization: sk_…`.',
   });
+  const cookie = registry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'basewatch_session',
+    description: 'The web application’s session (POST /auth/sign-in); its writes also need `X-CSRF-Token`.',
+  });
   registry.register('Error', ErrorBody);
   for (const route of allRoutes) {
     const responses: Record<string, object> = {
@@ -57,7 +63,7 @@ export function buildOpenApiDocument() {
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
-      security: route.auth === false ? [] : [{ [bearer.name]: [] }],
+      security: route.auth === false ? [] : [{ [bearer.name]: [] }, { [cookie.name]: [] }],
       request: {
         params: route.params as never,
         query: route.query as never,

@@ -225,6 +225,11 @@ describe('sessions list, sign out everywhere, password change', () => {
     expect((await second.request('DELETE', '/auth/sessions', { csrf: true })).status).toBe(204);
     expect((await first.request('GET', '/auth/session')).status).toBe(401);
     expect((await second.request('GET', '/auth/session')).status).toBe(401);
+
+    // Ended sessions are forgotten at the user's next sign-in: the table holds live sessions only.
+    const third = await signIn(email);
+    const userId = (await third.request('GET', '/auth/session')).body.user.id;
+    expect(await app.running.services.dataSource.getRepository(UserSession).countBy({ userId })).toBe(1);
   });
 
   it('a password change ends every other session and keeps this browser signed in with a new cookie', async () => {

@@ -43,10 +43,15 @@ export class SessionService {
     this.sessions = dataSource.getRepository(UserSession);
   }
 
-  /** A new session; the token (for the cookie) exists only in this answer. */
+  /** A new session; the token (for the cookie) exists only in this answer. Forgets the user's ended sessions. */
   async create(userId: string, userAgent: string | undefined): Promise<{ token: string; sessionId: string }> {
     const token = generateToken();
     const now = new Date();
+    await this.sessions
+      .createQueryBuilder()
+      .delete()
+      .where('user_id = :userId AND (revoked_at IS NOT NULL OR expires_at <= :now)', { userId, now: now.toISOString() })
+      .execute();
     const row = await this.sessions.save(
       Object.assign(new UserSession(), {
         id: randomUUID(),
