@@ -300,6 +300,9 @@ describe('the CLI’s user and its set-password link', () => {
     expect(reused.body.message).toContain('unknown, used or expired');
     await signIn(email);
 
+    // The link's page is the web application's: opening it logs no token.
+    await fetch(created.setPasswordUrl.replace('https://basewatch.example.com', app.url));
+
     const fresh = JSON.parse((await runCli(['user', 'create', '--email', uniqueEmail('new'), '--json'], env)).stdout);
     expect(fresh.account.id).not.toBe(app.accountId);
     expect(fresh.account.name).toBe(fresh.user.email);

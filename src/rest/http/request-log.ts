@@ -18,7 +18,7 @@ export function requestLog(logger: Logger) {
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
-          req: { id, method: req.method, url: req.originalUrl },
+          req: { id, method: req.method, url: withoutTokens(req.originalUrl) },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
           accountId: (res.locals.account as { id?: string } | undefined)?.id,
@@ -39,3 +39,6 @@ function levelOf(req: Request, status: number, aborted: boolean): Level {
   if (aborted) return 'warn';
   return req.originalUrl.startsWith('/sandbox/') ? 'debug' : 'info';
 }
+
+/** A set-password link's `token` (the web application's /set-password page) never reaches a log line. */
+const withoutTokens = (url: string) => (url.includes('token=') ? url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]') : url);
