@@ -16,7 +16,6 @@ import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { compiledExecutionGateway } from './execution/executor.js';
 import { dropPlainFieldResolvers } from './execution/plain-fields.js';
-import { stringifyResult } from './execution/splices.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
@@ -56,7 +55,6 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
   const apollo = new ApolloServer<GraphqlContext>({
     // Queries and mutations run from compiled plans (execution/executor.ts); Apollo still parses, validates and runs the plugins.
     gateway: compiledExecutionGateway(schema),
-    stringifyResult,
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
     // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no

@@ -2,6 +2,7 @@ import { HeaderMap, type ApolloServer, type ApolloServerPlugin } from '@apollo/s
 import type { Request, Response } from 'express';
 import type { GraphqlContext } from '../resolvers/context.js';
 import type { DocumentGuard } from './document-bounds.js';
+import { Splices } from './execution/splices.js';
 import type { GraphqlResponseCache } from './response-cache.js';
 
 /** Tells the HTTP handler which responses may be kept: queries without errors. */
@@ -44,22 +45,31 @@ export function graphqlHttpHandler(
     let context: GraphqlContext | undefined;
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method.toUpperCase(), headers: headersOf(req), search, body: req.body },
-      context: async () => (context = createContext(res)),
+      context: async () => {
+        context = createContext(res);
+        context.splices = new Splices();
+        return context;
+      },
     });
     const status = response.status ?? 200;
     const reusable = status === 200 && context?.reuse.answeredQuery === true && !context.reuse.readsOutsideDatabase;
     // A write while it ran may have mixed two states into the answer: it is kept only if the version did not move.
     if (cache && key && version && reusable && response.body.kind === 'complete' && cache.version() === version) {
       const contentType = response.headers.get('content-type') ?? 'application/json; charset=utf-8';
-      return cache.set(key, version, response.body.string, contentType).send(req, res);
+      return cache.set(key, version, bodyOf(response.body.string, context), contentType).send(req, res);
     }
 
     for (const [name, value] of response.headers) res.setHeader(name, value);
     res.statusCode = status;
-    if (response.body.kind === 'complete') return void res.send(response.body.string);
+    if (response.body.kind === 'complete') return void res.send(bodyOf(response.body.string, context));
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   };
+}
+
+/** Apollo's body with the texts the executor spliced in (execution/splices.ts). */
+function bodyOf(text: string, context: GraphqlContext | undefined): string | Buffer {
+  return context?.splices?.used ? context.splices.fill(text) : text;
 }
 
 /** The query text as Apollo will read it: the JSON body's `query` on POST, the `query` parameter on GET. */

@@ -35,8 +35,8 @@ export class GraphqlResponseCache {
     return entry?.version === version ? entry.body : undefined;
   }
 
-  set(key: string, version: string, body: string, contentType: string): CachedBody {
-    const bytes = Buffer.from(body);
+  set(key: string, version: string, body: string | Buffer, contentType: string): CachedBody {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const entry = { version, body: new CachedBody(bytes, digestEtag(bytes), contentType) };
     this.entries.set(key, entry);
     return entry.body;

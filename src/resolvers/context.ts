@@ -1,4 +1,5 @@
 import { unauthorized } from '../errors.js';
+import type { Splices } from '../graphql/execution/splices.js';
 import type { AccountSummary } from '../services/account.service.js';
 import type { Services } from '../services.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -12,6 +13,8 @@ export interface GraphqlContext {
   loaders: Loaders;
   /** What subscriptions listen to. */
   events: EventHub;
+  /** Set by the HTTP handler: JSON the executor splices into the response as bytes. Shared by Apollo's copies of the context. */
+  splices?: Splices;
   /** What decides whether the response may be reused (graphql/response-cache.ts). Shared by Apollo's copies of the context. */
   reuse: ReuseFacts;
 }

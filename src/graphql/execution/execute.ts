@@ -17,7 +17,7 @@ import { PreShapedList } from '../../resolvers/support/pre-shaped-list.js';
 import { fieldsOf, runtimePlan, spliceKeysOf, ValueKind, type AbstractPlan, type FieldPlan, type ListPlan, type ObjectPlan, type PlanScope, type ValuePlan } from './plan.js';
 import { isKept } from '../../resolvers/support/kept-rows.js';
 import { isPureSelection, keepRenderedRow, renderedRow } from './rendered-rows.js';
-import { attachSplices, stringifyWithSplices, Splices } from './splices.js';
+import type { Splices } from './splices.js';
 
 type Path = GraphQLResolveInfo['path'];
 type Source = Record<string, unknown> | null | undefined;
@@ -29,7 +29,7 @@ export interface Execution {
   fragments: Record<string, FragmentDefinitionNode>;
   context: unknown;
   errors: GraphQLError[];
-  /** Set when the result will be written by stringifyResult, which puts spliced JSON in place. */
+  /** Set when the result is written by the HTTP handler, which puts spliced JSON in place. */
   splices: Splices | undefined;
   /** Properties called as methods so far (graphql-js's default resolver passes them the context). */
   methodCalls?: number;
@@ -44,7 +44,6 @@ export async function executeOperation(execution: Execution, rootType: GraphQLOb
     execution.errors.push(error as GraphQLError);
     data = null;
   }
-  if (data && execution.splices?.used) attachSplices(data, execution.splices);
   return execution.errors.length === 0 ? { data } : { errors: execution.errors, data };
 }
 
@@ -138,7 +137,7 @@ function completeValue(execution: Execution, plan: ValuePlan, type: GraphQLObjec
 
 function completeList(execution: Execution, plan: ListPlan, type: GraphQLObjectType, field: FieldPlan, value: unknown, path: Path): unknown {
   if (execution.splices && value instanceof PreShapedList && sameKeys(spliceKeysOf(execution.scope, plan), value.keys)) {
-    return execution.splices.add(value.json);
+    return execution.splices.add(value.bytes);
   }
   if (typeof value !== 'object' || value === null || typeof (value as Iterable<unknown>)[Symbol.iterator] !== 'function') {
     throw new GraphQLError(`Expected Iterable, but did not find one for field "${type.name}.${field.name}".`);
@@ -188,7 +187,7 @@ function completeKeptRow(execution: Execution, splices: Splices, plan: ObjectPla
   const completed = completeObject(execution, plan, type, field, row, path);
   // Kept only as rendered without errors, without waiting and without calling a method of the row.
   if (!(completed instanceof Promise) && execution.errors.length === errors && execution.methodCalls === methodCalls) {
-    keepRenderedRow(fields, row, stringifyWithSplices(completed, splices));
+    keepRenderedRow(fields, row, splices.render(completed));
   }
   return completed;
 }

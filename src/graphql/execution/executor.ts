@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { executeOperation } from './execute.js';
 import { planRoot, type FieldPlan, type PlanScope } from './plan.js';
-import { Splices } from './splices.js';
+import type { Splices } from './splices.js';
 
 type Gateway = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 type GatewayExecutor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
@@ -56,7 +56,7 @@ function createExecutor(schema: GraphQLSchema): GatewayExecutor {
     if (!plan.fields) return fallback(schema, document, request, context);
     const scope = { ...plan.scope, variables: variables.coerced };
     return executeOperation(
-      { scope, operation, fragments: plans.fragments, context, errors: [], splices: request.http ? new Splices() : undefined },
+      { scope, operation, fragments: plans.fragments, context, errors: [], splices: request.http ? splicesOf(context) : undefined },
       rootType,
       plan.fields,
     );
@@ -96,3 +96,6 @@ function fallback(schema: GraphQLSchema, document: DocumentNode, request: Reques
     execute({ schema, document, contextValue: context, variableValues: request.variables, operationName: request.operationName }),
   );
 }
+
+/** The HTTP handler's splices for the request, on its context (GraphqlContext.splices); none, no splicing. */
+const splicesOf = (context: unknown): Splices | undefined => (context as { splices?: Splices } | undefined)?.splices;

@@ -5,14 +5,14 @@ import { ValueKind, fieldsOf, type FieldPlan, type PlanScope, type ValuePlan } f
  * compiled selection and its text spliced into every later answer, as REST serves its rendered pages. Keyed weakly on
  * both, so the text goes when the plan or the kept page does.
  */
-const renderedBySelection = new WeakMap<FieldPlan[], WeakMap<object, string>>();
+const renderedBySelection = new WeakMap<FieldPlan[], WeakMap<object, Buffer>>();
 const pureSelections = new WeakMap<FieldPlan[], boolean>();
 
-export function renderedRow(fields: FieldPlan[], row: object): string | undefined {
+export function renderedRow(fields: FieldPlan[], row: object): Buffer | undefined {
   return renderedBySelection.get(fields)?.get(row);
 }
 
-export function keepRenderedRow(fields: FieldPlan[], row: object, json: string): void {
+export function keepRenderedRow(fields: FieldPlan[], row: object, json: Buffer): void {
   let rendered = renderedBySelection.get(fields);
   if (!rendered) renderedBySelection.set(fields, (rendered = new WeakMap()));
   rendered.set(row, json);

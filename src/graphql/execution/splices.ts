@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FormattedExecutionResult } from 'graphql';
 
 // A token no stored text can contain: random per process, so a string value cannot forge one.
 const PREFIX = `splice_${randomBytes(16).toString('hex')}_`;
@@ -14,37 +13,37 @@ class SplicedJson {
   }
 }
 
-/** The JSON texts one execution put into its result; stringifyResult finds them through the result's data. */
+/**
+ * The JSON texts the executions of one HTTP request put into their results, as UTF-8 bytes: Apollo writes the
+ * results with tokens in their place, and the HTTP handler puts the bytes in (graphql/http-handler.ts), so a large
+ * answer is never built as one string and encoded again.
+ */
 export class Splices {
-  private readonly texts: string[] = [];
+  private readonly parts: Buffer[] = [];
 
   get used(): boolean {
-    return this.texts.length > 0;
+    return this.parts.length > 0;
   }
 
-  add(json: string): SplicedJson {
-    return new SplicedJson(`${PREFIX}${this.texts.push(json) - 1}`);
+  add(json: string | Buffer): SplicedJson {
+    return new SplicedJson(`${PREFIX}${this.parts.push(typeof json === 'string' ? Buffer.from(json) : json) - 1}`);
   }
 
-  text(index: number): string {
-    return this.texts[index];
+  /** A value as JSON bytes, with its spliced texts in place. */
+  render(value: unknown): Buffer {
+    return this.fill(JSON.stringify(value));
   }
-}
 
-const splicesByData = new WeakMap<object, Splices>();
-
-export function attachSplices(data: object, splices: Splices): void {
-  splicesByData.set(data, splices);
-}
-
-/** Apollo's stringifyResult: JSON.stringify plus a newline, as Apollo's own, with spliced texts put in place. */
-export function stringifyResult(result: FormattedExecutionResult): string {
-  const splices = result.data ? splicesByData.get(result.data) : undefined;
-  return `${splices ? stringifyWithSplices(result, splices) : JSON.stringify(result)}\n`;
-}
-
-/** JSON.stringify with the spliced texts of `splices` put in place. */
-export function stringifyWithSplices(value: unknown, splices: Splices): string {
-  const text = JSON.stringify(value);
-  return splices.used ? text.replace(TOKEN, (_, index: string) => splices.text(Number(index))) : text;
+  /** JSON text with every token of these splices replaced by its bytes. */
+  fill(text: string): Buffer {
+    const chunks: Buffer[] = [];
+    let at = 0;
+    for (const match of text.matchAll(TOKEN)) {
+      chunks.push(Buffer.from(text.slice(at, match.index)), this.parts[Number(match[1])]);
+      at = match.index + match[0].length;
+    }
+    if (at === 0) return Buffer.from(text);
+    chunks.push(Buffer.from(text.slice(at)));
+    return Buffer.concat(chunks);
+  }
 }

@@ -5,12 +5,18 @@
  */
 export class PreShapedList<T> implements Iterable<T> {
   private parsed: T[] | undefined;
+  private encoded: Buffer | undefined;
 
   constructor(
     /** A JSON array of objects, each with exactly `keys` in this order and values already as GraphQL outputs them. */
     readonly json: string,
     readonly keys: readonly string[],
   ) {}
+
+  /** The text as UTF-8, encoded once. */
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.json));
+  }
 
   get items(): T[] {
     return (this.parsed ??= JSON.parse(this.json) as T[]);
