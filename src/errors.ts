@@ -3,7 +3,6 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   csrf_failed: 403,
-  forbidden: 403,
   not_found: 404,
   conflict: 409,
   upstream_not_connected: 409,

@@ -17,7 +17,7 @@ export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoute
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',
   401: 'unauthorized: Authorization missing, malformed, unknown or revoked key',
-  403: 'forbidden: sign-up is closed (SIGNUP=closed); csrf_failed: a write authenticated by the session cookie without its X-CSRF-Token',
+  403: 'csrf_failed: a write authenticated by the session cookie without its X-CSRF-Token',
   404: 'not_found: no such id for this account',
   408: 'invalid_request: the request took too long to arrive',
   409: 'conflict: a count of this base is running, or the resource exists already; upstream_not_connected: the work needs the account’s upstream connection and it has none, or it needs re-authorisation',

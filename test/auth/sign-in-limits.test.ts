@@ -43,13 +43,13 @@ describe('sign-in limits', () => {
 });
 
 describe('SIGNUP', () => {
-  it('is open in sandbox mode by default, closed when set: 403 forbidden, and nothing is created', async () => {
+  it('is open in sandbox mode by default, closed when set: 404 not_found (no such door), and nothing is created', async () => {
     const closed = await startTestApp({ SIGNUP: 'closed' });
     try {
       const email = uniqueEmail();
       const refused = await createBrowser(closed.url).request('POST', '/auth/sign-up', { body: { email, password: PASSWORD } });
-      expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ code: 'forbidden', message: expect.stringContaining('closed') });
+      expect(refused.status).toBe(404);
+      expect(refused.body).toEqual({ code: 'not_found', message: expect.stringContaining('closed') });
       expect(refused.headers.getSetCookie()).toEqual([]);
       expect((await createBrowser(closed.url).request('POST', '/auth/sign-in', { body: { email, password: PASSWORD } })).status).toBe(401);
     } finally {

@@ -37,7 +37,8 @@ export class UserService {
   /** A new account owned by a new user, signed in. */
   async signUp(input: { email: string; password: string; accountName?: string }, userAgent?: string): Promise<SignedIn> {
     if (!this.options.signupOpen) {
-      throw new AppError('forbidden', 'Sign-up is closed on this installation: an operator creates users with the CLI');
+      // CONTRACT §1 has no code for a closed door: closed, the endpoint is as absent as an unknown route.
+      throw new AppError('not_found', 'Sign-up is closed on this installation: an operator creates users with the CLI');
     }
     requireGoodPassword(input.password, input.email);
     if (await this.users.existsBy({ email: input.email })) throw conflict('A user with this e-mail exists already');
