@@ -24,4 +24,11 @@ export class ApiKey {
 
   @Column(timestampColumn('revoked_at', true))
   revokedAt: Date | null;
+
+  /** Given when the key is made in the web application; keys of the CLI have none. */
+  @Column({ name: 'name', type: 'varchar', length: 100, nullable: true })
+  name: string | null;
+
+  @Column(timestampColumn('last_used_at', true))
+  lastUsedAt: Date | null;
 }

@@ -8,6 +8,7 @@ import { MonitoringConfigStatus1764300000000 } from './1764300000000-monitoring-
 import { UpstreamConnections1764400000000 } from './1764400000000-upstream-connections.js';
 import { OneWatchPerBase1764500000000 } from './1764500000000-one-watch-per-base.js';
 import { UsersAndSessions1764600000000 } from './1764600000000-users-and-sessions.js';
+import { ApiKeyNameAndUse1764700000000 } from './1764700000000-api-key-name-and-use.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   UpstreamConnections1764400000000,
   OneWatchPerBase1764500000000,
   UsersAndSessions1764600000000,
+  ApiKeyNameAndUse1764700000000,
 ];

@@ -1,5 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { AccountMutations } from './account.mutations.js';
 import { AirtableResolver } from './airtable.resolver.js';
+import { ApiKeyResolver } from './api-key.resolver.js';
 import { ChangeResolver } from './change.resolver.js';
 import { ConnectionResolver } from './connection.resolver.js';
 import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
@@ -17,6 +19,8 @@ export const resolvers: NonEmptyArray<Function> = [
   NodeResolver,
   ViewerResolver,
   ConnectionResolver,
+  AccountMutations,
+  ApiKeyResolver,
   UsageBaseResolver,
   UsageBaseMutations,
   SnapshotDayResolver,

@@ -3,6 +3,7 @@ import { requireAccount, type GraphqlContext } from './context.js';
 import { fromGlobalId } from './relay/global-id.js';
 import type { Node } from './types/node.type.js';
 import { toAccountType } from './types/account.type.js';
+import { toApiKeyType } from './types/api-key.type.js';
 import { toAirtableBaseType, toAirtableTableType } from './types/airtable.type.js';
 import { toChangeType } from './types/change.type.js';
 import { toMonitoringConfigType } from './types/monitoring-config.type.js';
@@ -20,6 +21,10 @@ const fetchers: Record<string, NodeFetcher> = {
   Account: async (context, [id]) => {
     const account = requireAccount(context);
     return id === account.id ? toAccountType(account) : null;
+  },
+  ApiKey: async (context, [id]) => {
+    const key = (await context.services.accounts.activeKeys(requireAccount(context).id)).find((k) => k.id === id);
+    return key ? toApiKeyType(key) : null;
   },
   UsageBase: async (context, [id]) => {
     const base = await context.loaders.usageBase.load(id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, Repository } from 'typeorm';
+import { IsNull, type DataSource, type Repository } from 'typeorm';
 import { generateApiKey, hashApiKey, keyPrefix } from '../auth/api-key.js';
 import { CallerCache } from '../auth/caller-cache.js';
 import { Account, ApiKey } from '../entities/index.js';
@@ -19,9 +19,15 @@ export interface KeySummary {
   id: string;
   accountId: string;
   prefix: string;
+  /** Null for keys made by the CLI. */
+  name: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  lastUsedAt: Date | null;
 }
+
+/** A key's last use is written at most this often (one row update per key and minute, not one per request). */
+export const KEY_USE_RESOLUTION_MS = 60_000;
 
 /** Accounts and their API keys. Keys are returned in full only by the call that creates them. */
 export class AccountService {
@@ -45,11 +51,30 @@ export class AccountService {
     return this.accounts.count();
   }
 
-  async createKey(accountId: string): Promise<{ key: KeySummary; apiKey: string }> {
+  async createKey(accountId: string, name: string | null = null): Promise<{ key: KeySummary; apiKey: string }> {
     await this.requireAccount(accountId);
     const apiKey = generateApiKey();
-    const row = await this.keys.save(newKeyRow(accountId, apiKey));
+    const row = await this.keys.save(Object.assign(newKeyRow(accountId, apiKey), { name }));
     return { key: toKeySummary(row), apiKey };
+  }
+
+  /** The account's keys that still work, oldest first. */
+  async activeKeys(accountId: string): Promise<KeySummary[]> {
+    const rows = await this.keys.find({ where: { accountId, revokedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toKeySummary);
+  }
+
+  /** Revokes one of the account's own working keys; another account's key, or one already revoked, is a 404. */
+  async revokeAccountKey(accountId: string, keyId: string): Promise<KeySummary> {
+    const row = await this.keys.findOneBy({ id: keyId, accountId, revokedAt: IsNull() });
+    if (!row) throw notFound('API key');
+    return this.revokeKey(row.id);
+  }
+
+  async rename(accountId: string, name: string): Promise<AccountSummary> {
+    await this.requireAccount(accountId);
+    await this.accounts.update({ id: accountId }, { name });
+    return { id: accountId, name };
   }
 
   async listKeys(accountId: string): Promise<KeySummary[]> {
@@ -112,9 +137,19 @@ export class AccountService {
       .select('apiKey.id', 'keyId')
       .addSelect('account.id', 'accountId')
       .addSelect('account.name', 'accountName')
+      .addSelect('apiKey.lastUsedAt', 'lastUsedAt')
       .where('apiKey.keyHash = :keyHash AND apiKey.revokedAt IS NULL', { keyHash })
-      .getRawOne<{ keyId: string; accountId: string; accountName: string }>();
-    return row ? { account: { id: row.accountId, name: row.accountName }, keyId: row.keyId } : null;
+      .getRawOne<{ keyId: string; accountId: string; accountName: string; lastUsedAt: string | null }>();
+    if (!row) return null;
+    await this.noteUse(row.keyId, row.lastUsedAt);
+    return { account: { id: row.accountId, name: row.accountName }, keyId: row.keyId };
+  }
+
+  /** Runs when a key is looked up (not on the requests the caller cache answers), so lastUsedAt lags by ≤ a minute. */
+  private async noteUse(keyId: string, lastUsedAt: string | null): Promise<void> {
+    const now = Date.now();
+    if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < KEY_USE_RESOLUTION_MS) return;
+    await this.keys.update({ id: keyId }, { lastUsedAt: new Date(now) });
   }
 
   /** The account, or 404 (the CLI's commands that name one). */
@@ -137,6 +172,8 @@ function newKeyRow(accountId: string, apiKey: string): ApiKey {
     keyPrefix: keyPrefix(apiKey),
     createdAt: new Date(),
     revokedAt: null,
+    name: null,
+    lastUsedAt: null,
   });
 }
 
@@ -144,6 +181,8 @@ const toKeySummary = (row: ApiKey): KeySummary => ({
   id: row.id,
   accountId: row.accountId,
   prefix: row.keyPrefix,
+  name: row.name ?? null,
   createdAt: row.createdAt,
   revokedAt: row.revokedAt,
+  lastUsedAt: row.lastUsedAt ?? null,
 });
