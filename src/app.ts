@@ -24,6 +24,7 @@ import { createUsageRouter } from './rest/usage.routes.js';
 import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
 import type { Sandbox } from './sandbox/index.js';
+import { createWebAssetsRouter, createWebPageRouter } from './web/web.routes.js';
 
 /** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them; Apollo refuses HEAD). */
 const GRAPHQL_ENDPOINT: Endpoint[] = [
@@ -62,6 +63,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
+  app.use(createWebAssetsRouter());
   // From here on the APIs: CORS headers on every answer (errors included), preflights answered before authentication.
   const cors = corsPolicy(config.corsOrigins);
   if (cors) app.use(cors);
@@ -101,6 +103,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
+  // Last: the web application's page for browser paths no route above answered.
+  app.use(createWebPageRouter());
 
   app.use(() => {
     throw notFound('Route');

@@ -1,0 +1,3 @@
+/** Builds web/src into dist/web (or `outDir`): the hashed bundle, its CSS, and index.html. */
+export function buildWeb(options?: { outDir?: string }): Promise<{ outDir: string; script: string; style: string }>;
+export const WEB_OUT_DIR: string;

@@ -1,0 +1,48 @@
+// The session endpoints of CONTRACT §9 (/auth/*): the only REST the web application calls.
+
+export interface Session {
+  user: { id: string; email: string };
+  account: { id: string; name: string };
+  csrfToken: string;
+}
+
+/** An answer of the API that is not a success, with the API's own message to show. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown, csrfToken?: string): Promise<T | undefined> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  if (res.status === 204) return undefined;
+  const data = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
+  if (!res.ok) throw new ApiError(data.message ?? `The server answered ${res.status}`, res.status, data.code);
+  return data as T;
+}
+
+/** The signed-in session, or null when there is none. */
+export async function loadSession(): Promise<Session | null> {
+  try {
+    return (await call<Session>('GET', '/auth/session')) ?? null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const signIn = async (email: string, password: string) => (await call<Session>('POST', '/auth/sign-in', { email, password }))!;
+
+export const signUp = async (email: string, password: string, accountName?: string) =>
+  (await call<Session>('POST', '/auth/sign-up', { email, password, ...(accountName ? { accountName } : {}) }))!;
+
+export const signOut = async (csrfToken: string) => {
+  await call('POST', '/auth/sign-out', undefined, csrfToken);
+};

@@ -1,0 +1,71 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useApolloClient } from '@apollo/client/react';
+import { signOut } from './auth-api.js';
+import { ErrorMessage } from './form.js';
+import { Link, navigate, useLocation } from './router.js';
+import { useSession } from './session-context.js';
+
+const NAV = [
+  { href: '/', label: 'Usage' },
+  { href: '/settings', label: 'Settings' },
+];
+
+/** The signed-in frame: skip link, header with navigation and sign-out, and the page in <main> (focused on navigation). */
+export function Layout({ title, children }: { title: string; children: ComponentChildren }) {
+  const { session, setSession } = useSession();
+  const client = useApolloClient();
+  const { path } = useLocation();
+  const [error, setError] = useState<unknown>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · basewatch`;
+    heading.current?.focus();
+  }, [title]);
+  const onSignOut = async () => {
+    try {
+      await signOut(session.csrfToken);
+      await client.clearStore();
+      setSession(null);
+      navigate('/sign-in', { replace: true });
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">basewatch</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map(({ href, label }) => (
+              <li key={href}>
+                <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span title={session.user.email}>{session.account.name}</span>
+          <button type="button" class="link" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">
+        <h1 tabIndex={-1} ref={heading}>
+          {title}
+        </h1>
+        <ErrorMessage error={error} />
+        {children}
+      </main>
+    </>
+  );
+}
+
+const isCurrent = (path: string, href: string) => (href === '/' ? path === '/' || path.startsWith('/bases/') : path.startsWith(href));

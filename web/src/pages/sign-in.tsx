@@ -1,0 +1,38 @@
+import { useState } from 'preact/hooks';
+import { signIn, type Session } from '../auth-api.js';
+import { ErrorMessage, Field, inputValue } from '../form.js';
+import { Link } from '../router.js';
+
+export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await signIn(email, password));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="auth" id="main">
+      <h1>Sign in to basewatch</h1>
+      <form onSubmit={submit}>
+        <Field label="E-mail" type="email" name="email" autocomplete="email" required value={email} onInput={(e) => setEmail(inputValue(e))} />
+        <Field label="Password" type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(inputValue(e))} />
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        No account yet? <Link href="/sign-up">Sign up</Link>
+      </p>
+    </main>
+  );
+}

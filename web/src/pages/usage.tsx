@@ -1,0 +1,115 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage } from '../form.js';
+import { formatBytes, formatCount, Time } from '../format.js';
+import { Layout } from '../layout.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { Link, navigate } from '../router.js';
+
+interface TrackedBase {
+  id: string;
+  baseId: string;
+  baseName: string;
+  latestSnapshot: { date: string; totals: { recordCount: number; storageBytes: number; tableCount: number } } | null;
+}
+
+const USAGE = gql`
+  query Usage($first: Int, $after: String, $last: Int, $before: String) {
+    usageBases(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      nodes { id baseId baseName latestSnapshot { date totals { recordCount storageBytes tableCount } } }
+    }
+    viewer { id connection { status } }
+  }
+`;
+const AIRTABLE_BASES = gql`
+  query AirtableBases { airtableBases { id restId name } }
+`;
+const TRACK = gql`
+  mutation TrackBase($baseId: String!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
+`;
+
+type UsageData = {
+  usageBases: { totalCount: number; pageInfo: PageInfo; nodes: TrackedBase[] };
+  viewer: { connection: { status: string } | null };
+};
+
+/** The tracked bases with their latest totals, and tracking another picked from the connected account's bases. */
+export function UsagePage() {
+  const paging = usePaging(20);
+  const { data, error } = useQuery<UsageData>(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network' });
+  const bases = data?.usageBases;
+  return (
+    <Layout title="Usage">
+      <ErrorMessage error={error} />
+      <TrackBase tracked={new Set(bases?.nodes.map((b) => b.baseId))} />
+      {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
+      {bases && bases.nodes.length > 0 && (
+        <div class="table-scroll">
+          <table>
+            <caption>Tracked bases</caption>
+            <thead>
+              <tr>
+                <th scope="col">Base</th>
+                <th scope="col">Records</th>
+                <th scope="col">Attachment storage</th>
+                <th scope="col">Last counted</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bases.nodes.map((base) => (
+                <tr key={base.id}>
+                  <td>
+                    <Link href={`/bases/${encodeURIComponent(base.id)}`}>{base.baseName}</Link>
+                  </td>
+                  <td>{base.latestSnapshot ? formatCount(base.latestSnapshot.totals.recordCount) : '—'}</td>
+                  <td>{base.latestSnapshot ? formatBytes(base.latestSnapshot.totals.storageBytes) : '—'}</td>
+                  <td>{base.latestSnapshot ? base.latestSnapshot.date : 'not yet'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {bases && <Pager label="Tracked base pages" pageInfo={bases.pageInfo} paging={paging} />}
+      <p class="hint">
+        Times are shown in your zone; <Time value={new Date().toISOString()} /> is now.
+      </p>
+    </Layout>
+  );
+}
+
+function TrackBase({ tracked }: { tracked: Set<string> }) {
+  const { data, error } = useQuery<{ airtableBases: Array<{ id: string; restId: string; name: string }> }>(AIRTABLE_BASES);
+  const [track, tracking] = useMutation<{ createUsageBase: { usageBase: { id: string } } }>(TRACK);
+  const [baseId, setBaseId] = useState('');
+  const choices = data?.airtableBases.filter((base) => !tracked.has(base.restId)) ?? [];
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    const result = await track({ variables: { baseId } }).catch(() => null);
+    const id = result?.data?.createUsageBase.usageBase.id;
+    if (id) navigate(`/bases/${encodeURIComponent(id)}`);
+  };
+  if (error) return <ErrorMessage error={error} />;
+  return (
+    <form onSubmit={onSubmit} class="inline">
+      <div class="field">
+        <label for="track-base">Track a base of your Airtable account</label>
+        <select id="track-base" required value={baseId} onChange={(e) => setBaseId((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">{data ? (choices.length ? 'Pick a base…' : 'Every base is tracked') : 'Loading bases…'}</option>
+          {choices.map((base) => (
+            <option key={base.restId} value={base.restId}>
+              {base.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={tracking.loading || !baseId}>
+        Track base
+      </button>
+      <ErrorMessage error={tracking.error} />
+    </form>
+  );
+}

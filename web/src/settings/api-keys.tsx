@@ -1,0 +1,161 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage, Field, inputValue } from '../form.js';
+import { Time } from '../format.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
+
+interface ApiKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+const API_KEYS = gql`
+  query ApiKeys($first: Int, $after: String, $last: Int, $before: String) {
+    viewer {
+      id
+      apiKeys(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        nodes { id name prefix createdAt lastUsedAt }
+      }
+    }
+  }
+`;
+const CREATE = gql`
+  mutation CreateApiKey($name: String!) {
+    createApiKey(input: { name: $name }) { key apiKey { id name prefix } }
+  }
+`;
+const REVOKE = gql`
+  mutation RevokeApiKey($id: ID!) {
+    revokeApiKey(input: { id: $id }) { deletedId }
+  }
+`;
+
+type ApiKeysData = { viewer: { id: string; apiKeys: { totalCount: number; pageInfo: PageInfo; nodes: ApiKey[] } } };
+
+/** Create (the key shown once, with a copy button), list with prefix and times, revoke after a confirmation. */
+export function ApiKeysSection() {
+  const paging = usePaging(20);
+  const { data, error, refetch } = useQuery<ApiKeysData>(API_KEYS, { variables: paging.variables });
+  const [create, created] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(CREATE);
+  const [revoke, revoked] = useMutation(REVOKE);
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<{ key: string; name: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  const onCreate = async (event: Event) => {
+    event.preventDefault();
+    const result = await create({ variables: { name } }).catch(() => null);
+    const payload = result?.data?.createApiKey;
+    if (!payload) return;
+    setShown({ key: payload.key, name: payload.apiKey.name ?? '' });
+    setCopied(false);
+    setName('');
+    paging.reset();
+    await refetch();
+  };
+  const onRevoke = async (id: string) => {
+    const result = await revoke({ variables: { id } }).catch(() => null);
+    setConfirming(null);
+    if (result?.data) await refetch();
+  };
+  const copy = async () => {
+    await navigator.clipboard.writeText(shown!.key);
+    setCopied(true);
+  };
+  const keys = data?.viewer.apiKeys;
+
+  return (
+    <section aria-labelledby="api-keys-heading">
+      <h2 id="api-keys-heading">API keys</h2>
+      <p>Keys let scripts call the REST and GraphQL APIs as this account (header <code>Authorization: Bearer sk_…</code>).</p>
+      <form onSubmit={onCreate} class="inline">
+        <Field label="Key name" name="keyName" required maxLength={100} value={name} onInput={(e) => setName(inputValue(e))} hint="What the key is for, e.g. “CI deploys”." />
+        <button type="submit" disabled={created.loading}>
+          Create key
+        </button>
+      </form>
+      <ErrorMessage error={created.error} />
+      {shown && (
+        <div class="notice" role="status">
+          <p>
+            The key “{shown.name}” is shown <strong>only this once</strong>: copy it now.
+          </p>
+          <p>
+            <code class="secret" data-testid="new-api-key">
+              {shown.key}
+            </code>
+          </p>
+          <button type="button" onClick={copy}>
+            {copied ? 'Copied' : 'Copy key'}
+          </button>{' '}
+          <button type="button" class="secondary" onClick={() => setShown(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      <ErrorMessage error={error ?? revoked.error} />
+      {keys && keys.totalCount === 0 && <p class="empty">No API keys yet. Create one above to call the API from a script.</p>}
+      {keys && keys.nodes.length > 0 && (
+        <div class="table-scroll">
+          <table>
+            <caption>
+              {keys.totalCount} working {keys.totalCount === 1 ? 'key' : 'keys'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.nodes.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name ?? <em>made by the CLI</em>}</td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>
+                    <Time value={key.createdAt} />
+                  </td>
+                  <td>
+                    <Time value={key.lastUsedAt} />
+                  </td>
+                  <td>
+                    {confirming === key.id ? (
+                      <span class="confirm">
+                        <span>Revoke it? Requests with it will be refused.</span>{' '}
+                        <button type="button" class="danger" onClick={() => onRevoke(key.id)} disabled={revoked.loading}>
+                          Yes, revoke {key.name ?? key.prefix}
+                        </button>{' '}
+                        <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </span>
+                    ) : (
+                      <button type="button" class="secondary" onClick={() => setConfirming(key.id)}>
+                        Revoke {key.name ?? key.prefix}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {keys && <Pager label="API key pages" pageInfo={keys.pageInfo} paging={paging} />}
+    </section>
+  );
+}

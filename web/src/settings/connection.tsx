@@ -1,0 +1,113 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage, Field, inputValue } from '../form.js';
+import { Time } from '../format.js';
+
+interface UpstreamConnection {
+  kind: 'OAUTH' | 'TOKEN';
+  email: string | null;
+  upstreamUserId: string;
+  status: 'ACTIVE' | 'NEEDS_REAUTH';
+  connectedAt: string;
+  lastError: string | null;
+}
+
+const CONNECTION_FIELDS = 'kind email upstreamUserId status connectedAt lastError';
+const CONNECTION = gql`
+  query Connection { viewer { id connection { ${CONNECTION_FIELDS} } } }
+`;
+const CONNECT_TOKEN = gql`
+  mutation ConnectAirtableToken($token: String!) {
+    connectAirtableToken(input: { token: $token }) { viewer { id connection { ${CONNECTION_FIELDS} } } }
+  }
+`;
+const START_OAUTH = gql`
+  mutation StartAirtableOAuth { startAirtableOAuth(input: {}) { authorizeUrl } }
+`;
+const DISCONNECT = gql`
+  mutation DisconnectAirtable { disconnectAirtable(input: {}) { viewer { id connection { ${CONNECTION_FIELDS} } } } }
+`;
+
+/** The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. */
+export function ConnectionSection() {
+  const { data, error } = useQuery<{ viewer: { id: string; connection: UpstreamConnection | null } }>(CONNECTION);
+  const [connectToken, connecting] = useMutation(CONNECT_TOKEN);
+  const [startOAuth, starting] = useMutation<{ startAirtableOAuth: { authorizeUrl: string } }>(START_OAUTH);
+  const [disconnect, disconnecting] = useMutation(DISCONNECT);
+  const [token, setToken] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const connection = data?.viewer.connection;
+
+  const onToken = async (event: Event) => {
+    event.preventDefault();
+    const result = await connectToken({ variables: { token } }).catch(() => null);
+    if (result?.data) setToken('');
+  };
+  const onOAuth = async () => {
+    const result = await startOAuth().catch(() => null);
+    const url = result?.data?.startAirtableOAuth.authorizeUrl;
+    if (url) location.assign(url);
+  };
+  const onDisconnect = async () => {
+    await disconnect().catch(() => null);
+    setConfirming(false);
+  };
+
+  return (
+    <section aria-labelledby="connection-heading">
+      <h2 id="connection-heading">Airtable connection</h2>
+      <ErrorMessage error={error ?? connecting.error ?? starting.error ?? disconnecting.error} />
+      {data && !connection && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
+      {connection && (
+        <dl class="facts" data-testid="connection-status">
+          <dt>Status</dt>
+          <dd>{connection.status === 'ACTIVE' ? 'Connected' : 'Needs re-authorisation'}</dd>
+          <dt>Airtable user</dt>
+          <dd>{connection.email ?? connection.upstreamUserId}</dd>
+          <dt>How</dt>
+          <dd>{connection.kind === 'OAUTH' ? 'OAuth' : 'Personal access token'}</dd>
+          <dt>Since</dt>
+          <dd>
+            <Time value={connection.connectedAt} />
+          </dd>
+          {connection.lastError && (
+            <>
+              <dt>Last error</dt>
+              <dd>{connection.lastError}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      <p>
+        <button type="button" onClick={onOAuth} disabled={starting.loading}>
+          {connection ? 'Reconnect with Airtable' : 'Connect with Airtable'}
+        </button>
+      </p>
+      <form onSubmit={onToken} class="inline">
+        <Field label="Or paste a personal access token" type="password" name="token" autocomplete="off" required value={token} onInput={(e) => setToken(inputValue(e))} />
+        <button type="submit" disabled={connecting.loading}>
+          {connecting.loading ? 'Checking…' : 'Connect with token'}
+        </button>
+      </form>
+      {connection &&
+        (confirming ? (
+          <p class="confirm">
+            <span>Disconnect? Counts, the audit log and webhooks stop until you connect again.</span>{' '}
+            <button type="button" class="danger" onClick={onDisconnect}>
+              Yes, disconnect
+            </button>{' '}
+            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </p>
+        ) : (
+          <p>
+            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+              Disconnect
+            </button>
+          </p>
+        ))}
+    </section>
+  );
+}
