@@ -1,8 +1,14 @@
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build.mjs';
 import { CHROMIUM_FLAGS, chromiumExecutable, NO_CHROMIUM } from '../graphql/support/chromium.js';
+import { createHttp } from '../support/http.js';
+import { sandboxApi } from '../support/sandbox-api.js';
+import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -97,6 +103,86 @@ describe('the web application at /', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
     expect(outside).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+describe('settings and usage in the browser', () => {
+  it('connects a pasted token, tracks a base, counts it into the chart, and makes, uses and revokes an API key', async ({ skip }) => {
+    if (!chromiumExecutable) return skip(NO_CHROMIUM);
+    const control = sandboxControl(app!.url);
+    const upstreamUser = await control<{ id: string; token: string; email: string }>('POST', 'users', { email: uniqueEmail() });
+    const base = await control<{ id: string; tables: Array<{ id: string }> }>('POST', `users/${upstreamUser.id}/bases`, { name: 'Web CRM' });
+    await sandboxApi(app!.url, upstreamUser.token).createRecords(base.id, base.tables[0].id, [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
+
+    const { context, page } = await openPhone();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app!.url });
+    await page.goto(`${app!.url}/sign-up`);
+    await page.getByLabel('E-mail').fill(uniqueEmail());
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+
+    // The connection: a pasted personal access token.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByText('Not connected').waitFor();
+    await page.getByLabel('Or paste a personal access token').fill('pat-not-a-real-one');
+    await page.getByRole('button', { name: 'Connect with token' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Or paste a personal access token').fill(upstreamUser.token);
+    await page.getByRole('button', { name: 'Connect with token' }).click();
+    await expect.poll(() => page.getByTestId('connection-status').textContent()).toContain(upstreamUser.email);
+    expect(await page.getByTestId('connection-status').textContent()).toContain('Connected');
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+
+    // Track the base, picked from the connected user's bases, and count it.
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const picker = page.getByLabel('Track a base of your Airtable account');
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['Pick a base…', 'Web CRM']);
+    await picker.selectOption({ label: 'Web CRM' });
+    await page.getByRole('button', { name: 'Track base' }).click();
+    await page.getByRole('heading', { name: 'Web CRM', level: 1 }).waitFor();
+    await page.getByText('Not counted yet').waitFor();
+    await page.getByRole('button', { name: 'Count now' }).click();
+    await expect.poll(() => page.getByTestId('run-result').textContent()).toMatch(/^Counted 1 tables for \d{4}-\d{2}-\d{2}\.$/);
+    const series = JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!);
+    expect(series).toEqual([{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), recordCount: 3, storageBytes: 0 }]);
+    await expect.poll(() => page.locator('.chart canvas').count()).toBe(1);
+    await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'basewatch-web-')), 'base-page.png'), fullPage: true });
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByRole('link', { name: 'All tracked bases' }).click();
+    await expect.poll(() => page.getByRole('table').textContent()).toContain('Web CRM3');
+
+    // An API key: shown once, copied, used against REST, revoked → 401.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Key name').fill('deploy script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-api-key').textContent())!;
+    expect(key).toMatch(/^sk_[A-Za-z0-9]{43}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(key);
+    const rest = createHttp(app!.url, key);
+    const tracked = await rest('GET', '/usage/bases');
+    expect(tracked.status).toBe(200);
+    expect(tracked.body.bases.map((b: { baseName: string }) => b.baseName)).toEqual(['Web CRM']);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-api-key').count()).toBe(0);
+    const row = page.getByRole('row', { name: /deploy script/ });
+    expect(await row.textContent()).toContain(key.slice(0, 8));
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByRole('button', { name: 'Revoke deploy script' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke deploy script' }).click();
+    await page.getByText('No API keys yet').waitFor();
+    expect((await rest('GET', '/usage/bases')).status).toBe(401);
+
+    // The account's name, then disconnecting.
+    await page.getByLabel('Account name').fill('Renamed team');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Renamed team');
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
+    await page.getByText('Not connected').waitFor();
     await context.close();
   }, 60_000);
 });

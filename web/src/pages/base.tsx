@@ -86,7 +86,7 @@ export function BasePage({ id }: { id: string }) {
           ) : (
             <>
               <UsageChart days={days} />
-              <div class="table-scroll">
+              <div class="table-scroll" tabIndex={0} role="region" aria-label="Counted days (scrolls sideways)">
                 <table>
                   <caption>Counted days, newest first</caption>
                   <thead>

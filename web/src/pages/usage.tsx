@@ -47,7 +47,7 @@ export function UsagePage() {
       <TrackBase tracked={new Set(bases?.nodes.map((b) => b.baseId))} />
       {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
       {bases && bases.nodes.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Tracked bases (scrolls sideways)">
           <table>
             <caption>Tracked bases</caption>
             <thead>

@@ -103,7 +103,7 @@ export function ApiKeysSection() {
       <ErrorMessage error={error ?? revoked.error} />
       {keys && keys.totalCount === 0 && <p class="empty">No API keys yet. Create one above to call the API from a script.</p>}
       {keys && keys.nodes.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="API keys (scrolls sideways)">
           <table>
             <caption>
               {keys.totalCount} working {keys.totalCount === 1 ? 'key' : 'keys'}

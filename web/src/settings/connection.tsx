@@ -1,4 +1,4 @@
-import { gql } from '@apollo/client';
+import { gql, type ApolloCache } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
@@ -29,12 +29,15 @@ const DISCONNECT = gql`
   mutation DisconnectAirtable { disconnectAirtable(input: {}) { viewer { id connection { ${CONNECTION_FIELDS} } } } }
 `;
 
+/** Another connection sees other bases: what was read through the old one is dropped. */
+const forgetUpstreamReads = { update: (cache: ApolloCache) => void cache.evict({ id: 'ROOT_QUERY', fieldName: 'airtableBases' }) };
+
 /** The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. */
 export function ConnectionSection() {
   const { data, error } = useQuery<{ viewer: { id: string; connection: UpstreamConnection | null } }>(CONNECTION);
-  const [connectToken, connecting] = useMutation(CONNECT_TOKEN);
+  const [connectToken, connecting] = useMutation(CONNECT_TOKEN, forgetUpstreamReads);
   const [startOAuth, starting] = useMutation<{ startAirtableOAuth: { authorizeUrl: string } }>(START_OAUTH);
-  const [disconnect, disconnecting] = useMutation(DISCONNECT);
+  const [disconnect, disconnecting] = useMutation(DISCONNECT, forgetUpstreamReads);
   const [token, setToken] = useState('');
   const [confirming, setConfirming] = useState(false);
   const connection = data?.viewer.connection;
