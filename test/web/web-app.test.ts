@@ -92,7 +92,7 @@ describe('the web application at /', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in to basewatch' }).waitFor();
     expect((await context.request.get(`${app!.url}/auth/session`)).status()).toBe(401);
     await page.getByLabel('E-mail').fill(email);
@@ -102,7 +102,46 @@ describe('the web application at /', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+
+    // Password change (the API's message for a wrong current one), the sessions, and signing out everywhere.
+    const other = await browser!.newContext();
+    expect((await other.request.post(`${app!.url}/auth/sign-in`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByTestId('sessions').locator('li').count()).toBe(2);
+    await page.getByLabel('Current password').fill('not the password');
+    await page.getByLabel('New password').fill('a new long password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/password/i);
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed').waitFor();
+    expect((await other.request.get(`${app!.url}/auth/session`)).status()).toBe(401);
+    await expect.poll(() => page.getByTestId('sessions').locator('li').count()).toBe(1);
+    // The fresh CSRF token is in use: a write still works after the change.
+    await page.getByLabel('Key name').fill('after the change');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('new-api-key').waitFor();
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('heading', { name: 'Sign in to basewatch' }).waitFor();
+    expect((await context.request.get(`${app!.url}/auth/session`)).status()).toBe(401);
+    await other.close();
     expect(outside).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('sets the password of an operator-made user from the one-time link, and signs in', async ({ skip }) => {
+    if (!chromiumExecutable) return skip(NO_CHROMIUM);
+    const email = uniqueEmail();
+    const { setPasswordUrl } = await app!.running.services.users.createByOperator(email);
+    const { context, page } = await openPhone();
+    await page.goto(`${app!.url}/set-password?${new URL(setPasswordUrl).searchParams}`);
+    await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+    expect(await page.getByRole('banner').textContent()).toContain(email);
     await context.close();
   }, 60_000);
 });

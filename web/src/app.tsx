@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { loadSession, type Session } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { createGraphqlClient } from './graphql-client.js';
+import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
@@ -20,7 +21,7 @@ export function App() {
   const csrf = useRef<string | undefined>(undefined);
   csrf.current = session?.csrfToken;
   const client = useMemo(() => createGraphqlClient(() => csrf.current), []);
-  const { path } = useLocation();
+  const { path, query } = useLocation();
 
   useEffect(() => {
     loadSession().then(setSession, setError);
@@ -33,6 +34,7 @@ export function App() {
     setSession(next);
     navigate('/', { replace: true });
   };
+  if (path === '/set-password') return <SetPasswordPage token={query.get('token') ?? ''} onSignedIn={signedIn} />;
   if (!session) {
     if (path === '/sign-up') return <SignUpPage onSignedIn={signedIn} />;
     if (path !== '/sign-in') queueMicrotask(() => navigate('/sign-in', { replace: true }));

@@ -46,3 +46,29 @@ export const signUp = async (email: string, password: string, accountName?: stri
 export const signOut = async (csrfToken: string) => {
   await call('POST', '/auth/sign-out', undefined, csrfToken);
 };
+
+export interface SessionInfo {
+  id: string;
+  userAgent: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+  expiresAt: string;
+  current: boolean;
+}
+
+/** Ends every session of the user; this browser gets a fresh cookie (and CSRF token, read with loadSession). */
+export const changePassword = async (csrfToken: string, currentPassword: string, newPassword: string) => {
+  await call('POST', '/auth/password', { currentPassword, newPassword }, csrfToken);
+};
+
+/** Consumes the CLI's one-time link (`/set-password?token=…`) and signs this browser in. */
+export const setPassword = async (token: string, password: string) => {
+  await call('POST', '/auth/set-password', { token, password });
+};
+
+export const listSessions = async () => (await call<{ sessions: SessionInfo[] }>('GET', '/auth/sessions'))!.sessions;
+
+/** Signs the user out everywhere, this browser included. */
+export const endAllSessions = async (csrfToken: string) => {
+  await call('DELETE', '/auth/sessions', undefined, csrfToken);
+};

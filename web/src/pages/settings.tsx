@@ -2,6 +2,8 @@ import { Layout } from '../layout.js';
 import { AccountNameSection } from '../settings/account-name.js';
 import { ApiKeysSection } from '../settings/api-keys.js';
 import { ConnectionSection } from '../settings/connection.js';
+import { PasswordSection } from '../settings/password.js';
+import { SessionsSection } from '../settings/sessions.js';
 
 export function SettingsPage() {
   return (
@@ -9,6 +11,8 @@ export function SettingsPage() {
       <ConnectionSection />
       <ApiKeysSection />
       <AccountNameSection />
+      <PasswordSection />
+      <SessionsSection />
     </Layout>
   );
 }

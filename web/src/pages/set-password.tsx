@@ -1,0 +1,53 @@
+import { useState } from 'preact/hooks';
+import { loadSession, setPassword, type Session } from '../auth-api.js';
+import { ErrorMessage, Field, inputValue } from '../form.js';
+import { Link } from '../router.js';
+
+/** The page of the CLI's one-time link (`cli user create`): choose a password, and be signed in. */
+export function SetPasswordPage({ token, onSignedIn }: { token: string; onSignedIn: (session: Session) => void }) {
+  const [password, setValue] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await setPassword(token, password);
+      const session = await loadSession();
+      if (session) onSignedIn(session);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="auth" id="main">
+      <h1>Choose your password</h1>
+      {!token ? (
+        <p class="error">This link has no token: ask your operator for a new one.</p>
+      ) : (
+        <form onSubmit={submit}>
+          <Field
+            label="New password"
+            type="password"
+            name="password"
+            autocomplete="new-password"
+            required
+            minLength={10}
+            hint="At least 10 characters, and not your e-mail."
+            value={password}
+            onInput={(e) => setValue(inputValue(e))}
+          />
+          <ErrorMessage error={error} />
+          <button type="submit" disabled={busy}>
+            Set password and sign in
+          </button>
+        </form>
+      )}
+      <p>
+        <Link href="/sign-in">Sign in</Link> instead
+      </p>
+    </main>
+  );
+}
