@@ -24,6 +24,7 @@ import { createUsageRouter } from './rest/usage.routes.js';
 import { createWebhooksRouter } from './rest/webhooks.routes.js';
 import type { Services } from './services.js';
 import type { Sandbox } from './sandbox/index.js';
+import { createOAuthReturnRouter } from './web/oauth-return.routes.js';
 import { createWebAssetsRouter, createWebPageRouter } from './web/web.routes.js';
 
 /** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them; Apollo refuses HEAD). */
@@ -98,6 +99,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(createMonitoringRouter(services));
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
+  app.use(createOAuthReturnRouter(services));
   app.use(createConnectionRouter(services));
   app.use(createAuthRouter(services, secureCookie));
   if (graphql) app.use(graphql.router);

@@ -222,6 +222,25 @@ describe('settings and usage in the browser', () => {
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await page.getByText('Not connected').waitFor();
+    const deniedAlert = async () => {
+      await page.getByRole('alert').waitFor();
+      return page.getByRole('alert').textContent();
+    };
+
+    // OAuth through the sandbox's consent page, back to Settings: refused first (the message shown), then allowed.
+    for (const decision of ['Deny', 'Allow access'] as const) {
+      await page.getByRole('button', { name: 'Connect with Airtable' }).click();
+      await page.getByLabel('Sign in as').selectOption(upstreamUser.id);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('All current and future bases of this user').check();
+      await page.getByRole('button', { name: decision }).click();
+      await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${app!.url}/settings`);
+      if (decision === 'Deny') expect(await deniedAlert()).toMatch(/access_denied.*nothing was connected/);
+    }
+    await expect.poll(() => page.getByTestId('connection-status').textContent()).toContain('OAuth');
+    expect(await page.getByRole('status').first().textContent()).toBe('Connected with Airtable.');
+    expect(await page.getByTestId('connection-status').textContent()).toContain(upstreamUser.email);
     await context.close();
   }, 60_000);
 });

@@ -40,6 +40,7 @@ export function ConnectionSection() {
   const [disconnect, disconnecting] = useMutation(DISCONNECT, forgetUpstreamReads);
   const [token, setToken] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [oauthOutcome] = useState(readOAuthOutcome);
   const connection = data?.viewer.connection;
 
   const onToken = async (event: Event) => {
@@ -60,7 +61,8 @@ export function ConnectionSection() {
   return (
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Airtable connection</h2>
-      <ErrorMessage error={error ?? connecting.error ?? starting.error ?? disconnecting.error} />
+      {oauthOutcome?.connected && <p role="status">Connected with Airtable.</p>}
+      <ErrorMessage error={oauthOutcome?.error ?? error ?? connecting.error ?? starting.error ?? disconnecting.error} />
       {data && !connection && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
       {connection && (
         <dl class="facts" data-testid="connection-status">
@@ -113,4 +115,12 @@ export function ConnectionSection() {
         ))}
     </section>
   );
+}
+
+/** What the OAuth callback sent the browser back with (`?oauth=connected` or `?oauthError=…`), read once and cleared. */
+function readOAuthOutcome(): { connected: boolean; error: string | null } | null {
+  const query = new URLSearchParams(location.search);
+  if (!query.has('oauth') && !query.has('oauthError')) return null;
+  history.replaceState(null, '', location.pathname);
+  return { connected: query.get('oauth') === 'connected', error: query.get('oauthError') };
 }
