@@ -189,6 +189,12 @@ describe('settings and usage in the browser', () => {
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(1);
     await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'basewatch-web-')), 'base-page.png'), fullPage: true });
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    expect(await page.getByTestId('table-breakdown').locator('tbody tr').allTextContents()).toEqual(['Table 1300 bytes']);
+    await page.getByLabel('Hour').selectOption('5');
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await page.getByText('Schedule saved.').waitFor();
+    await expect.poll(() => page.getByTestId('next-run').textContent()).toMatch(/ 5:\d\d AM in Asia\/Tokyo\.$/);
     await page.getByRole('link', { name: 'All tracked bases' }).click();
     await expect.poll(() => page.getByRole('table').textContent()).toContain('Web CRM3');
 

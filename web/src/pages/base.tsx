@@ -1,10 +1,13 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
-import { formatBytes, formatCount, Time } from '../format.js';
+import { formatBytes, formatCount } from '../format.js';
 import { Layout } from '../layout.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link } from '../router.js';
+import { ScheduleSection } from '../usage/schedule.js';
+import { TableBreakdown, type TableCount } from '../usage/table-breakdown.js';
 import { UsageChart, type ChartDay } from '../usage-chart.js';
 
 interface Day {
@@ -20,33 +23,49 @@ interface BaseData {
     timezone: string;
     scheduledHour: number;
     schedule: { nextRunAt: string | null };
-    snapshots: { nodes: Day[] };
+    latestSnapshot: { date: string; tables: TableCount[] } | null;
+    chart: { nodes: Day[] };
+    history: { totalCount: number; pageInfo: PageInfo; nodes: Day[] };
   } | null;
 }
 
-const CHART_DAYS = 90;
+const DAY_FIELDS = 'id date totals { recordCount storageBytes fileCount tableCount }';
 const BASE = gql`
-  query UsageBasePage($id: ID!) {
+  query UsageBasePage($id: ID!, $from: LocalDate, $first: Int, $after: String, $last: Int, $before: String) {
     usageBase(id: $id) {
       id baseName timezone scheduledHour
       schedule { nextRunAt }
-      snapshots(first: ${CHART_DAYS}) { nodes { id date totals { recordCount storageBytes fileCount tableCount } } }
+      latestSnapshot { id date tables { tableId tableName recordCount fileCount storageBytes } }
+      chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} } }
+      history: snapshots(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        nodes { ${DAY_FIELDS} }
+      }
     }
   }
 `;
 const RUN = gql`
   mutation RunUsageCount($id: ID!) {
-    runUsageCount(input: { id: $id }) { runResult { status snapshotDate tablesProcessed } snapshot { id date totals { recordCount storageBytes } } }
+    runUsageCount(input: { id: $id }) { runResult { status snapshotDate tablesProcessed } }
   }
 `;
 
-/** One tracked base: "count now", the chart of its counted days, and their numbers. */
+const RANGES = [7, 30, 90] as const;
+
+/** The first day of the last `days` days (UTC calendar; the base's own days differ by at most one). */
+const rangeStart = (days: number) => new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+
+/** One tracked base: "count now", the chart over a day range, the latest day per table, the schedule, the history. */
 export function BasePage({ id }: { id: string }) {
-  const { data, error, refetch } = useQuery<BaseData>(BASE, { variables: { id } });
+  const [range, setRange] = useState<number>(30);
+  const paging = usePaging(10);
+  const variables = { id, from: rangeStart(range), ...paging.variables };
+  const { data, error, refetch } = useQuery<BaseData>(BASE, { variables });
   const [run, running] = useMutation<{ runUsageCount: { runResult: { status: string; snapshotDate: string; tablesProcessed: number } } }>(RUN);
   const base = data?.usageBase;
   const days = useMemo<ChartDay[]>(
-    () => (base ? [...base.snapshots.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes })) : []),
+    () => (base ? [...base.chart.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes })) : []),
     [base],
   );
   const countNow = async () => {
@@ -65,9 +84,6 @@ export function BasePage({ id }: { id: string }) {
       {base && (
         <>
           <p>
-            Counted daily at {String(base.scheduledHour).padStart(2, '0')}:00 ({base.timezone}); next: <Time value={base.schedule.nextRunAt} />.
-          </p>
-          <p>
             <button type="button" onClick={countNow} disabled={running.loading}>
               {running.loading ? 'Counting…' : 'Count now'}
             </button>
@@ -81,14 +97,25 @@ export function BasePage({ id }: { id: string }) {
             )}
           </div>
           <ErrorMessage error={running.error} />
-          {days.length === 0 ? (
+          {base.history.totalCount === 0 ? (
             <p class="empty">Not counted yet: press “Count now”, or wait for the daily count.</p>
           ) : (
             <>
-              <UsageChart days={days} />
+              <div class="field range">
+                <label for="range">Days shown</label>
+                <select id="range" value={range} onChange={(e) => setRange(Number((e.currentTarget as HTMLSelectElement).value))}>
+                  {RANGES.map((n) => (
+                    <option key={n} value={n}>
+                      Last {n} days
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {days.length ? <UsageChart days={days} /> : <p class="empty">No count in these days: pick a longer range.</p>}
+              {base.latestSnapshot && <TableBreakdown date={base.latestSnapshot.date} tables={base.latestSnapshot.tables} />}
               <div class="table-scroll" tabIndex={0} role="region" aria-label="Counted days (scrolls sideways)">
                 <table>
-                  <caption>Counted days, newest first</caption>
+                  <caption>Counted days, newest first ({base.history.totalCount} in all)</caption>
                   <thead>
                     <tr>
                       <th scope="col">Day</th>
@@ -99,7 +126,7 @@ export function BasePage({ id }: { id: string }) {
                     </tr>
                   </thead>
                   <tbody>
-                    {base.snapshots.nodes.map((day) => (
+                    {base.history.nodes.map((day) => (
                       <tr key={day.id}>
                         <td>{day.date}</td>
                         <td>{formatCount(day.totals.recordCount)}</td>
@@ -111,8 +138,10 @@ export function BasePage({ id }: { id: string }) {
                   </tbody>
                 </table>
               </div>
+              <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
             </>
           )}
+          <ScheduleSection id={base.id} scheduledHour={base.scheduledHour} timezone={base.timezone} nextRunAt={base.schedule.nextRunAt} />
         </>
       )}
     </Layout>

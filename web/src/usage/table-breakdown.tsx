@@ -1,0 +1,39 @@
+import { formatBytes, formatCount } from '../format.js';
+
+export interface TableCount {
+  tableId: string;
+  tableName: string;
+  recordCount: number;
+  fileCount: number;
+  storageBytes: number;
+}
+
+/** The latest counted day per table, largest first. */
+export function TableBreakdown({ date, tables }: { date: string; tables: TableCount[] }) {
+  const sorted = [...tables].sort((a, b) => b.recordCount - a.recordCount);
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label="Tables (scrolls sideways)">
+      <table data-testid="table-breakdown">
+        <caption>Per table on {date}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Table</th>
+            <th scope="col">Records</th>
+            <th scope="col">Files</th>
+            <th scope="col">Attachment storage</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((table) => (
+            <tr key={table.tableId}>
+              <td>{table.tableName}</td>
+              <td>{formatCount(table.recordCount)}</td>
+              <td>{formatCount(table.fileCount)}</td>
+              <td>{formatBytes(table.storageBytes)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
