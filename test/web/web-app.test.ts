@@ -197,6 +197,7 @@ describe('settings and usage in the browser', () => {
     await expect.poll(() => page.getByTestId('next-run').textContent()).toMatch(/ 5:\d\d AM in Asia\/Tokyo\.$/);
     await page.getByRole('link', { name: 'All tracked bases' }).click();
     await expect.poll(() => page.getByRole('table').textContent()).toContain('Web CRM3');
+    expect(await page.getByRole('row', { name: /Web CRM/ }).textContent()).toMatch(/one day$/);
 
     // An API key: shown once, copied, used against REST, revoked → 401.
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -6,12 +6,14 @@ import { formatBytes, formatCount, Time } from '../format.js';
 import { Layout } from '../layout.js';
 import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link, navigate } from '../router.js';
+import { Sparkline } from '../usage/sparkline.js';
 
 interface TrackedBase {
   id: string;
   baseId: string;
   baseName: string;
   latestSnapshot: { date: string; totals: { recordCount: number; storageBytes: number; tableCount: number } } | null;
+  trend: { nodes: Array<{ date: string; totals: { recordCount: number } }> };
 }
 
 const USAGE = gql`
@@ -19,7 +21,11 @@ const USAGE = gql`
     usageBases(first: $first, after: $after, last: $last, before: $before) {
       totalCount
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-      nodes { id baseId baseName latestSnapshot { date totals { recordCount storageBytes tableCount } } }
+      nodes {
+        id baseId baseName
+        latestSnapshot { date totals { recordCount storageBytes tableCount } }
+        trend: snapshots(first: 30) { nodes { date totals { recordCount } } }
+      }
     }
     viewer { id connection { status } }
   }
@@ -56,6 +62,7 @@ export function UsagePage() {
                 <th scope="col">Records</th>
                 <th scope="col">Attachment storage</th>
                 <th scope="col">Last counted</th>
+                <th scope="col">Records, 30 days</th>
               </tr>
             </thead>
             <tbody>
@@ -67,6 +74,12 @@ export function UsagePage() {
                   <td>{base.latestSnapshot ? formatCount(base.latestSnapshot.totals.recordCount) : '—'}</td>
                   <td>{base.latestSnapshot ? formatBytes(base.latestSnapshot.totals.storageBytes) : '—'}</td>
                   <td>{base.latestSnapshot ? base.latestSnapshot.date : 'not yet'}</td>
+                  <td>
+                    <Sparkline
+                      values={[...base.trend.nodes].reverse().map((day) => day.totals.recordCount)}
+                      label={`Records of ${base.baseName} over the last ${base.trend.nodes.length} counted days`}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
