@@ -1,8 +1,7 @@
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build.mjs';
 import { CHROMIUM_FLAGS, chromiumExecutable, NO_CHROMIUM } from '../graphql/support/chromium.js';
@@ -10,9 +9,7 @@ import { createHttp } from '../support/http.js';
 import { sandboxApi } from '../support/sandbox-api.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PASSWORD = 'correct horse battery';
+import { audit, openPhone as openPhoneAt, PASSWORD, uniqueEmail } from './support/browser-pages.js';
 
 let app: TestApp | undefined;
 let browser: Browser | undefined;
@@ -29,29 +26,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A phone-sized page (390 px) in a fresh context; axe-core is injected by the test, so the page's CSP is bypassed. */
-async function openPhone(): Promise<{ context: BrowserContext; page: Page; outside: string[] }> {
-  const context = await browser!.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
-  const page = await context.newPage();
-  const outside: string[] = [];
-  page.on('request', (request) => {
-    if (!request.url().startsWith(app!.url) && !/^(data|blob|about):/.test(request.url())) outside.push(request.url());
-  });
-  return { context, page, outside };
-}
-
-/** Serious and critical axe-core violations of the page as it is now, and whether it scrolls sideways at 390 px. */
-async function audit(page: Page): Promise<{ violations: string[]; overflows: boolean }> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-    result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-  const overflows = await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');
-  return { violations, overflows };
-}
-
-const uniqueEmail = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const openPhone = () => openPhoneAt(browser!, app!.url);
 
 describe('the web application at /', () => {
   it('signs up, navigates, signs out and in again; every page axe-clean at 390 px, nothing loaded from elsewhere', async ({ skip }) => {

@@ -8,11 +8,14 @@ import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
 import { UsagePage } from './pages/usage.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { BasePage } from './pages/base.js';
 import { navigate, useLocation } from './router.js';
 import { SessionContext } from './session-context.js';
 
 const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
+/** Not /webhooks: that path is the REST API's (the server answers pages only for paths no API route takes). */
+const WEBHOOKS_PATH = '/forwarding';
 
 /** Loads the session, then shows the sign-in pages or the signed-in pages by path. */
 export function App() {
@@ -45,7 +48,7 @@ export function App() {
   return (
     <ApolloProvider client={client}>
       <SessionContext.Provider value={{ session, setSession }}>
-        {path === '/settings' ? <SettingsPage /> : base ? <BasePage id={decodeURIComponent(base[1])} /> : <UsagePage />}
+        {path === '/settings' ? <SettingsPage /> : path === WEBHOOKS_PATH ? <WebhooksPage /> : base ? <BasePage id={decodeURIComponent(base[1])} /> : <UsagePage />}
       </SessionContext.Provider>
     </ApolloProvider>
   );

@@ -1,0 +1,84 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../web/build.mjs';
+import { CHROMIUM_FLAGS, chromiumExecutable, NO_CHROMIUM } from '../graphql/support/chromium.js';
+import { DEMO_BASES } from '../support/factories.js';
+import { sandboxApi } from '../support/sandbox-api.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { Receiver } from '../webhooks/support/receiver.js';
+import { deliveryEnv } from '../webhooks/support/webhook-support.js';
+import { audit, openPhone, signUpInPage } from './support/browser-pages.js';
+
+let app: TestApp | undefined;
+let receiver: Receiver | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!chromiumExecutable) return;
+  await buildWeb();
+  receiver = await new Receiver().start();
+  app = await startTestApp(deliveryEnv(receiver.port, { AUDIT_POLL_INTERVAL_SECONDS: '1' }));
+  app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
+  browser = await chromium.launch({ executablePath: chromiumExecutable, args: CHROMIUM_FLAGS });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await receiver?.stop();
+});
+
+describe('the webhooks page', () => {
+  it('creates a webhook picked from the upstream, shows its secret once, logs the delivery of a sandbox change, rotates and deletes', async ({ skip }) => {
+    if (!chromiumExecutable) return skip(NO_CHROMIUM);
+    const { context, page, outside } = await openPhone(browser!, app!.url);
+    await signUpInPage(page, app!.url);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('No webhook yet').waitFor();
+
+    const base = page.getByLabel('Base');
+    await expect.poll(() => base.locator('option').allTextContents()).toContain(DEMO_BASES.marketing);
+    await base.selectOption({ label: DEMO_BASES.marketing });
+    const table = page.getByLabel('Table');
+    await expect.poll(() => table.locator('option').count()).toBeGreaterThan(1);
+    const tableName = (await table.locator('option').nth(1).textContent())!;
+    await table.selectOption({ label: tableName });
+    await page.getByLabel('Event').selectOption('RECORD_CREATE');
+    await page.getByLabel('URL').fill(receiver!.url('/from-the-page'));
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('webhook').waitFor();
+    expect(await page.getByTestId('webhook').textContent()).toContain(receiver!.url('/from-the-page'));
+
+    // A record made upstream → ping → ingestion → delivery to the receiver → in the page's delivery log.
+    const api = sandboxApi(app!.url);
+    const baseId = (await api.call('GET', '/meta/bases')).bases.find((b: { name: string }) => b.name === DEMO_BASES.marketing).id;
+    const tableId = (await api.schema(baseId)).find((t) => t.name === tableName)!.id;
+    await api.createRecords(baseId, tableId, [{}]);
+    await receiver!.waitFor('/from-the-page', 1);
+    await page.getByRole('button', { name: 'Delivery log' }).click();
+    const log = page.getByTestId('delivery-log');
+    await expect
+      .poll(async () => {
+        await log.getByRole('button', { name: 'Refresh the log' }).click();
+        return log.textContent();
+      })
+      .toMatch(/succeeded · RECORD_CREATE \(1 change\).*HTTP 200 in \d+ ms/);
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Yes, rotate' }).click();
+    const rotated = (await page.getByTestId('webhook-secret').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByText('No webhook yet').waitFor();
+    expect(outside).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

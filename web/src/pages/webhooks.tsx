@@ -1,0 +1,114 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage } from '../form.js';
+import { Time } from '../format.js';
+import { Layout } from '../layout.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { CreateWebhook, SecretNotice } from '../webhooks/create-webhook.js';
+import { DeliveryLog } from '../webhooks/deliveries.js';
+
+interface Webhook {
+  id: string;
+  baseId: string;
+  event: string;
+  tableId: string;
+  columnId: string | null;
+  webhookUrl: string;
+  coalesceUpdates: boolean;
+  createdAt: string;
+}
+
+const WEBHOOKS = gql`
+  query Webhooks($first: Int, $after: String, $last: Int, $before: String) {
+    webhooks(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      nodes { id baseId event tableId columnId webhookUrl coalesceUpdates createdAt }
+    }
+  }
+`;
+const DELETE = gql`
+  mutation DeleteWebhook($id: ID!) { deleteWebhook(input: { id: $id }) { deletedId } }
+`;
+const ROTATE = gql`
+  mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(input: { id: $id }) { secret webhook { id } } }
+`;
+
+type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] } };
+
+/** Webhooks: list, create (secret shown once), delete and rotate after a confirmation, the delivery log of each. */
+export function WebhooksPage() {
+  const paging = usePaging(20);
+  const { data, error, refetch } = useQuery<Data>(WEBHOOKS, { variables: paging.variables });
+  const [remove, removing] = useMutation(DELETE);
+  const [rotate, rotating] = useMutation<{ rotateWebhookSecret: { secret: string } }>(ROTATE);
+  const [confirming, setConfirming] = useState<{ id: string; action: 'delete' | 'rotate' } | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const hooks = data?.webhooks;
+
+  const confirm = async () => {
+    if (!confirming) return;
+    if (confirming.action === 'delete') {
+      const result = await remove({ variables: { id: confirming.id } }).catch(() => null);
+      if (result?.data) await refetch();
+    } else {
+      const result = await rotate({ variables: { id: confirming.id } }).catch(() => null);
+      if (result?.data) setSecret(result.data.rotateWebhookSecret.secret);
+    }
+    setConfirming(null);
+  };
+
+  return (
+    <Layout title="Webhooks">
+      <p>Webhooks forward a base's changes to your URL, signed (Standard Webhooks) and retried.</p>
+      <ErrorMessage error={error ?? removing.error ?? rotating.error} />
+      {secret && <SecretNotice secret={secret} onDone={() => setSecret(null)} />}
+      {hooks && hooks.totalCount === 0 && <p class="empty">No webhook yet. Create one below to have changes POSTed to your URL.</p>}
+      {hooks && hooks.nodes.length > 0 && (
+        <ul class="cards">
+          {hooks.nodes.map((hook) => (
+            <li key={hook.id} class="card" data-testid="webhook">
+              <p>
+                <strong>{hook.event}</strong> on {hook.tableId || 'every table'} of {hook.baseId}
+                {hook.columnId && `, column ${hook.columnId}`}
+                {hook.coalesceUpdates && ', merged updates'}
+              </p>
+              <p class="url">{hook.webhookUrl}</p>
+              <p class="hint">
+                Created <Time value={hook.createdAt} />
+              </p>
+              {confirming?.id === hook.id ? (
+                <p class="confirm">
+                  <span>{confirming.action === 'delete' ? 'Delete this webhook? Its log stays.' : 'Replace the secret? The old one co-signs for 24 hours.'}</span>{' '}
+                  <button type="button" class="danger" onClick={confirm}>
+                    {confirming.action === 'delete' ? 'Yes, delete' : 'Yes, rotate'}
+                  </button>{' '}
+                  <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                    Cancel
+                  </button>
+                </p>
+              ) : (
+                <p class="actions">
+                  <button type="button" class="secondary" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                    Delivery log
+                  </button>{' '}
+                  <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'rotate' })}>
+                    Rotate secret
+                  </button>{' '}
+                  <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'delete' })}>
+                    Delete
+                  </button>
+                </p>
+              )}
+              {open === hook.id && <DeliveryLog webhookId={hook.id} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      {hooks && <Pager label="Webhook pages" pageInfo={hooks.pageInfo} paging={paging} />}
+      <CreateWebhook onCreated={() => (paging.reset(), refetch())} />
+    </Layout>
+  );
+}

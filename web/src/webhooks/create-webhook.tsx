@@ -1,0 +1,146 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage, Field, inputValue } from '../form.js';
+
+export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE'] as const;
+const COLUMN_EVENTS = new Set(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
+
+const BASES = gql`
+  query WebhookBases { airtableBases { id restId name } }
+`;
+const TABLES = gql`
+  query WebhookTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name fields { id restId name } } }
+`;
+const CREATE = gql`
+  mutation CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }
+`;
+
+interface Table {
+  restId: string;
+  name: string;
+  fields: Array<{ restId: string; name: string }>;
+}
+
+const select = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
+
+/** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
+export function CreateWebhook({ onCreated }: { onCreated: () => void }) {
+  const bases = useQuery<{ airtableBases: Array<{ restId: string; name: string }> }>(BASES);
+  const [baseId, setBaseId] = useState('');
+  const tables = useQuery<{ airtableTables: Table[] }>(TABLES, { variables: { baseId }, skip: !baseId });
+  const [event, setEvent] = useState<string>('RECORD_CREATE');
+  const [tableId, setTableId] = useState('');
+  const [columnId, setColumnId] = useState('');
+  const [webhookUrl, setUrl] = useState('');
+  const [coalesce, setCoalesce] = useState(false);
+  const [create, created] = useMutation<{ createWebhook: { secret: string } }>(CREATE);
+  const [secret, setSecret] = useState<string | null>(null);
+  const tableEvent = event.startsWith('TABLE_');
+  const table = tables.data?.airtableTables.find((t) => t.restId === tableId);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const input = {
+      baseId,
+      event,
+      tableId: tableEvent ? '' : tableId,
+      columnId: COLUMN_EVENTS.has(event) && columnId ? columnId : null,
+      webhookUrl,
+      coalesceUpdates: event === 'RECORD_UPDATE' ? coalesce : false,
+    };
+    const result = await create({ variables: { input } }).catch(() => null);
+    if (!result?.data) return;
+    setSecret(result.data.createWebhook.secret);
+    setUrl('');
+    onCreated();
+  };
+
+  return (
+    <section aria-labelledby="new-webhook-heading">
+      <h2 id="new-webhook-heading">New webhook</h2>
+      <form onSubmit={submit} class="stacked">
+        <div class="field">
+          <label for="webhook-base">Base</label>
+          <select id="webhook-base" required value={baseId} onChange={(e) => (setBaseId(select(e)), setTableId(''), setColumnId(''))}>
+            <option value="">{bases.data ? 'Pick a base…' : 'Loading bases…'}</option>
+            {bases.data?.airtableBases.map((b) => (
+              <option key={b.restId} value={b.restId}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="webhook-event">Event</label>
+          <select id="webhook-event" value={event} onChange={(e) => setEvent(select(e))}>
+            {EVENTS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {!tableEvent && (
+          <div class="field">
+            <label for="webhook-table">Table</label>
+            <select id="webhook-table" required value={tableId} onChange={(e) => (setTableId(select(e)), setColumnId(''))}>
+              <option value="">{baseId ? 'Pick a table…' : 'Pick a base first'}</option>
+              {tables.data?.airtableTables.map((t) => (
+                <option key={t.restId} value={t.restId}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {COLUMN_EVENTS.has(event) && (
+          <div class="field">
+            <label for="webhook-column">Column (optional)</label>
+            <select id="webhook-column" value={columnId} onChange={(e) => setColumnId(select(e))}>
+              <option value="">Any column</option>
+              {table?.fields.map((f) => (
+                <option key={f.restId} value={f.restId}>
+                  {f.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <Field label="URL" type="url" name="webhookUrl" required placeholder="https://example.com/hooks/airtable" value={webhookUrl} onInput={(e) => setUrl(inputValue(e))} />
+        {event === 'RECORD_UPDATE' && (
+          <div class="check">
+            <input type="checkbox" id="webhook-coalesce" checked={coalesce} onChange={(e) => setCoalesce((e.currentTarget as HTMLInputElement).checked)} />
+            <label for="webhook-coalesce">Merge a record's quick successive updates into one delivery</label>
+          </div>
+        )}
+        <div>
+          <button type="submit" disabled={created.loading}>
+            Create webhook
+          </button>
+        </div>
+      </form>
+      <ErrorMessage error={created.error ?? bases.error ?? tables.error} />
+      {secret && <SecretNotice secret={secret} onDone={() => setSecret(null)} />}
+    </section>
+  );
+}
+
+/** A signing secret, shown this once. */
+export function SecretNotice({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div class="notice" role="status">
+      <p>
+        The signing secret is shown <strong>only this once</strong>: store it where your receiver checks signatures.
+      </p>
+      <p>
+        <code class="secret" data-testid="webhook-secret">
+          {secret}
+        </code>
+      </p>
+      <button type="button" class="secondary" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}

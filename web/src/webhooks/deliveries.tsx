@@ -1,0 +1,97 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage } from '../form.js';
+import { Time } from '../format.js';
+import type { PageInfo } from '../pager.js';
+
+interface Delivery {
+  restId: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  eventType: string;
+  changeCount: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: Array<{ attemptedAt: string; statusCode: number | null; error: string | null; durationMs: number }>;
+}
+
+const DELIVERIES = gql`
+  query WebhookDeliveries($id: ID!, $after: String) {
+    node(id: $id) {
+      id
+      ... on Webhook {
+        deliveries(first: 10, after: $after) {
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+          nodes { restId status eventType changeCount createdAt nextAttemptAt attempts { attemptedAt statusCode error durationMs } }
+        }
+      }
+    }
+  }
+`;
+const RETRY = gql`
+  mutation RetryDelivery($webhookId: ID!, $deliveryId: ID!) {
+    retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { restId status } }
+  }
+`;
+
+type Data = { node: { deliveries: { pageInfo: PageInfo; nodes: Delivery[] } } | null };
+
+/** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
+export function DeliveryLog({ webhookId }: { webhookId: string }) {
+  const [after, setAfter] = useState<string[]>([]);
+  const { data, error, refetch } = useQuery<Data>(DELIVERIES, { variables: { id: webhookId, after: after.at(-1) }, fetchPolicy: 'cache-and-network' });
+  const [retry, retrying] = useMutation(RETRY);
+  const page = data?.node?.deliveries;
+  const onRetry = async (deliveryId: string) => {
+    const result = await retry({ variables: { webhookId, deliveryId } }).catch(() => null);
+    if (result?.data) await refetch();
+  };
+  return (
+    <div class="deliveries" data-testid="delivery-log">
+      <p>
+        <button type="button" class="secondary" onClick={() => refetch()}>
+          Refresh the log
+        </button>
+      </p>
+      <ErrorMessage error={error ?? retrying.error} />
+      {page && page.nodes.length === 0 && <p class="empty">No delivery yet: one is made when a matching change is logged.</p>}
+      {page && page.nodes.length > 0 && (
+        <ul>
+          {page.nodes.map((d) => (
+            <li key={d.restId}>
+              <strong>{d.status.toLowerCase()}</strong> · {d.eventType} ({d.changeCount} {d.changeCount === 1 ? 'change' : 'changes'}) · <Time value={d.createdAt} />
+              {d.nextAttemptAt && (
+                <>
+                  {' '}
+                  · next try <Time value={d.nextAttemptAt} />
+                </>
+              )}
+              <ol class="attempts">
+                {d.attempts.map((a) => (
+                  <li key={a.attemptedAt}>
+                    <Time value={a.attemptedAt} />: {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} in {a.durationMs} ms{a.error ? ` (${a.error})` : ''}
+                  </li>
+                ))}
+              </ol>
+              {d.status !== 'SUCCEEDED' && (
+                <button type="button" class="secondary" onClick={() => onRetry(d.restId)} disabled={retrying.loading}>
+                  Retry now
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {page && (after.length > 0 || page.pageInfo.hasNextPage) && (
+        <nav class="pager" aria-label="Delivery pages">
+          <button type="button" disabled={after.length === 0} onClick={() => setAfter(after.slice(0, -1))}>
+            Newer
+          </button>
+          <button type="button" disabled={!page.pageInfo.hasNextPage} onClick={() => setAfter([...after, page.pageInfo.endCursor!])}>
+            Older
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}
