@@ -9,6 +9,8 @@ import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { AuditChangesPage } from './pages/audit-changes.js';
+import { AuditConfigsPage } from './pages/audit-configs.js';
 import { BasePage } from './pages/base.js';
 import { navigate, useLocation } from './router.js';
 import { SessionContext } from './session-context.js';
@@ -45,10 +47,19 @@ export function App() {
   }
   if (SIGNED_OUT_PATHS.includes(path)) queueMicrotask(() => navigate('/', { replace: true }));
   const base = /^\/bases\/([^/]+)$/.exec(path);
+  const config = /^\/audit-log\/([^/]+)$/.exec(path);
   return (
     <ApolloProvider client={client}>
       <SessionContext.Provider value={{ session, setSession }}>
-        {path === '/settings' ? <SettingsPage /> : path === WEBHOOKS_PATH ? <WebhooksPage /> : base ? <BasePage id={decodeURIComponent(base[1])} /> : <UsagePage />}
+        {path === '/settings' ? (
+          <SettingsPage />
+        ) : path === WEBHOOKS_PATH ? (
+          <WebhooksPage />
+        ) : path === '/audit-log' ? (
+          <AuditConfigsPage />
+        ) : config ? (
+          <AuditChangesPage id={decodeURIComponent(config[1])} />
+        ) : base ? <BasePage id={decodeURIComponent(base[1])} /> : <UsagePage />}
       </SessionContext.Provider>
     </ApolloProvider>
   );

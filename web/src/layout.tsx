@@ -8,6 +8,7 @@ import { useSession } from './session-context.js';
 
 const NAV = [
   { href: '/', label: 'Usage' },
+  { href: '/audit-log', label: 'Audit log' },
   { href: '/forwarding', label: 'Webhooks' },
   { href: '/settings', label: 'Settings' },
 ];

@@ -13,7 +13,7 @@ const UPDATE_SCHEDULE = gql`
 `;
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
-const ZONES: string[] = [...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])])];
+export const ZONES: string[] = [...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])])];
 
 interface Props {
   id: string;

@@ -27,6 +27,50 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
+describe('the audit log pages', () => {
+  it('monitors a base picked from the upstream and shows a sandbox change live, with its diff and the filters', async ({ skip }) => {
+    if (!chromiumExecutable) return skip(NO_CHROMIUM);
+    const { context, page, outside } = await openPhone(browser!, app!.url);
+    const email = await signUpInPage(page, app!.url);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByText('No base is monitored yet').waitFor();
+    const monitored = page.getByLabel('Base to monitor');
+    await expect.poll(() => monitored.locator('option').allTextContents()).toContain(DEMO_BASES.catalog);
+    await monitored.selectOption({ label: DEMO_BASES.catalog });
+    await page.getByLabel('Base for the Changes table').selectOption({ label: DEMO_BASES.changeLog });
+    await page.getByLabel('What to log').selectOption('RECORDS_ONLY');
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+    await page.getByRole('button', { name: 'Start monitoring' }).click();
+    await page.getByRole('heading', { name: `Changes of ${DEMO_BASES.catalog}`, level: 1 }).waitFor();
+    await page.getByText('No change logged yet').waitFor();
+
+    // Made upstream after the page opened: it appears without a reload.
+    const api = sandboxApi(app!.url);
+    const baseId = (await api.call('GET', '/meta/bases')).bases.find((b: { name: string }) => b.name === DEMO_BASES.catalog).id;
+    const suppliers = (await api.schema(baseId)).find((t) => t.name === 'Suppliers')!;
+    const primary = suppliers.fields.find((f) => f.id === suppliers.primaryFieldId)!;
+    await api.createRecords(baseId, suppliers.id, [{ [primary.name]: 'Live supplier' }], { source: 'client', email, name: 'Ada' });
+    const list = page.getByTestId('changes');
+    await expect.poll(() => list.textContent(), { timeout: 20_000 }).toContain('Live supplier');
+    const text = (await list.locator('li').first().textContent())!;
+    expect(text).toMatch(/^record create in Suppliers · rec[A-Za-z0-9]{14} · /);
+    expect(text).toContain('Ada · client');
+    expect(text).toContain(`${primary.id}Live supplier`);
+    expect(await audit(page)).toEqual({ violations: [], overflows: false });
+
+    await page.getByLabel('Event').selectOption('RECORD_DELETE');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No change matches these filters').waitFor();
+    await page.getByLabel('Event').selectOption('RECORD_CREATE');
+    await page.getByLabel('Table').selectOption({ label: 'Suppliers' });
+    await page.getByLabel('User e-mail').fill(email);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(1);
+    expect(outside).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
 describe('the webhooks page', () => {
   it('creates a webhook picked from the upstream, shows its secret once, logs the delivery of a sandbox change, rotates and deletes', async ({ skip }) => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);

@@ -1,0 +1,101 @@
+import { gql } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { EVENTS } from '../webhooks/create-webhook.js';
+
+export interface ChangeFilter {
+  eventType?: string;
+  kind?: string;
+  tableId?: string;
+  recordId?: string;
+  source?: string;
+  userEmail?: string;
+  fieldId?: string;
+  from?: string;
+  to?: string;
+  timezone?: string;
+}
+
+const SOURCES = ['CLIENT', 'PUBLIC_API', 'FORM_SUBMISSION', 'FORM_PAGE_SUBMISSION', 'AUTOMATION', 'SYSTEM', 'SYNC', 'ANONYMOUS_USER'];
+
+const TABLES = gql`
+  query ChangeFilterTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name } }
+`;
+
+/** Every filter of the changes endpoint; applied together on submit (empty fields are left out). */
+export function ChangeFilters({ baseId, timezone, onApply }: { baseId: string; timezone: string; onApply: (filter: ChangeFilter) => void }) {
+  const tables = useQuery<{ airtableTables: Array<{ restId: string; name: string }> }>(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
+  const [draft, setDraft] = useState<ChangeFilter>({});
+  const set = (key: keyof ChangeFilter) => (event: Event) => setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const filter = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as ChangeFilter;
+    onApply(filter.from || filter.to ? { ...filter, timezone } : filter);
+  };
+  const options = (values: string[], none: string) => [
+    <option key="" value="">
+      {none}
+    </option>,
+    ...values.map((v) => (
+      <option key={v} value={v}>
+        {v.toLowerCase().replace(/_/g, ' ')}
+      </option>
+    )),
+  ];
+  return (
+    <form onSubmit={submit} class="filters" aria-label="Filter changes">
+      <div class="field">
+        <label for="f-event">Event</label>
+        <select id="f-event" value={draft.eventType ?? ''} onChange={set('eventType')}>
+          {options([...EVENTS], 'Any event')}
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-kind">Kind</label>
+        <select id="f-kind" value={draft.kind ?? ''} onChange={set('kind')}>
+          {options(['RECORD', 'SCHEMA'], 'Records and schema')}
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-table">Table</label>
+        <select id="f-table" value={draft.tableId ?? ''} onChange={set('tableId')}>
+          <option value="">Any table</option>
+          {tables.map((t) => (
+            <option key={t.restId} value={t.restId}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-source">Source</label>
+        <select id="f-source" value={draft.source ?? ''} onChange={set('source')}>
+          {options(SOURCES, 'Any source')}
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-record">Record or field id</label>
+        <input id="f-record" value={draft.recordId ?? ''} onInput={set('recordId')} placeholder="rec…" />
+      </div>
+      <div class="field">
+        <label for="f-field">Changed field id</label>
+        <input id="f-field" value={draft.fieldId ?? ''} onInput={set('fieldId')} placeholder="fld…" />
+      </div>
+      <div class="field">
+        <label for="f-user">User e-mail</label>
+        <input id="f-user" type="email" value={draft.userEmail ?? ''} onInput={set('userEmail')} />
+      </div>
+      <div class="field">
+        <label for="f-from">From day ({timezone})</label>
+        <input id="f-from" type="date" value={draft.from ?? ''} onInput={set('from')} />
+      </div>
+      <div class="field">
+        <label for="f-to">To day ({timezone})</label>
+        <input id="f-to" type="date" value={draft.to ?? ''} onInput={set('to')} />
+      </div>
+      <div class="apply">
+        <button type="submit">Apply filters</button>
+      </div>
+    </form>
+  );
+}

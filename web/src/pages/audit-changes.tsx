@@ -1,0 +1,119 @@
+import { gql } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ChangeDiff } from '../audit/change-diff.js';
+import { ChangeFilters, type ChangeFilter } from '../audit/change-filters.js';
+import { ErrorMessage } from '../form.js';
+import { Time } from '../format.js';
+import { Layout } from '../layout.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { Link } from '../router.js';
+
+interface Change {
+  id: string;
+  occurredAt: string;
+  eventType: string;
+  kind: string;
+  tableName: string;
+  recordId: string | null;
+  source: string;
+  userEmail: string | null;
+  userName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  monitoringRecordId: string | null;
+}
+
+interface Data {
+  monitoringConfig: {
+    id: string;
+    baseId: string;
+    baseName: string;
+    timezone: string;
+    monitoringBaseId: string;
+    monitoringTableId: string;
+    changes: { totalCount: number; pageInfo: PageInfo; nodes: Change[] };
+  };
+}
+
+const CHANGES = gql`
+  query Changes($id: ID!, $filter: ChangeFilter, $first: Int, $after: String, $last: Int, $before: String) {
+    monitoringConfig(id: $id) {
+      id baseId baseName timezone monitoringBaseId monitoringTableId
+      changes(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        nodes { id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId }
+      }
+    }
+  }
+`;
+
+/**
+ * New changes show up while the first page is open: the page asks again every few seconds. (A subscription would
+ * push them, but /graphql's WebSocket takes API keys only, not the session cookie.)
+ */
+const LIVE_POLL_MS = 3_000;
+
+/** The change browser of one monitoring config: every filter, newest first, paged both ways, diffs, live. */
+export function AuditChangesPage({ id }: { id: string }) {
+  const paging = usePaging(20);
+  const [filter, setFilter] = useState<ChangeFilter>({});
+  const onFirstPage = !paging.variables.after && !paging.variables.before;
+  const { data, error } = useQuery<Data>(CHANGES, {
+    variables: { id, filter, ...paging.variables },
+    pollInterval: onFirstPage ? LIVE_POLL_MS : 0,
+  });
+  const config = data?.monitoringConfig;
+  const changes = config?.changes;
+  return (
+    <Layout title={config ? `Changes of ${config.baseName}` : 'Changes'}>
+      <p>
+        <Link href="/audit-log">← All monitored bases</Link>
+      </p>
+      <ErrorMessage error={error} />
+      {config && (
+        <ChangeFilters
+          baseId={config.baseId}
+          timezone={config.timezone}
+          onApply={(next) => {
+            setFilter(next);
+            paging.reset();
+          }}
+        />
+      )}
+      {changes && changes.totalCount === 0 && (
+        <p class="empty">No change {Object.keys(filter).length ? 'matches these filters' : 'logged yet: changes made in the base appear here within seconds'}.</p>
+      )}
+      {changes && changes.nodes.length > 0 && (
+        <>
+          <p aria-live="polite">{changes.totalCount} changes, newest first{onFirstPage && '; new ones appear as they are logged'}.</p>
+          <ol class="changes" data-testid="changes">
+            {changes.nodes.map((change) => (
+              <li key={change.id} class="card">
+                <p>
+                  <strong>{change.eventType.toLowerCase().replace('_', ' ')}</strong> in {change.tableName || 'a table'}
+                  {change.recordId && <> · {change.recordId}</>} · <Time value={change.occurredAt} />
+                </p>
+                <p class="hint">
+                  {change.userName ?? change.userEmail ?? 'nobody named'} · {change.source.toLowerCase().replace(/_/g, ' ')}
+                  {change.monitoringRecordId && (
+                    <>
+                      {' '}
+                      ·{' '}
+                      <a href={`https://airtable.com/${config!.monitoringBaseId}/${config!.monitoringTableId}/${change.monitoringRecordId}`} target="_blank" rel="noreferrer">
+                        row in the Changes table
+                      </a>
+                    </>
+                  )}
+                </p>
+                <ChangeDiff before={change.before} after={change.after} />
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      {changes && <Pager label="Change pages" pageInfo={changes.pageInfo} paging={paging} />}
+    </Layout>
+  );
+}

@@ -1,0 +1,130 @@
+import { gql } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage } from '../form.js';
+import { Layout } from '../layout.js';
+import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { Link, navigate } from '../router.js';
+import { ZONES } from '../usage/schedule.js';
+
+interface Config {
+  id: string;
+  baseName: string;
+  monitoringBaseName: string;
+  monitoringTableName: string;
+  scope: string;
+  timezone: string;
+  health: { state: string; lastError: string | null };
+}
+
+const CONFIGS = gql`
+  query MonitoringConfigs($first: Int, $after: String, $last: Int, $before: String) {
+    monitoringConfigs(first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      nodes { id baseName monitoringBaseName monitoringTableName scope timezone health { state lastError } }
+    }
+    airtableBases { id restId name }
+  }
+`;
+const CREATE = gql`
+  mutation CreateMonitoringConfig($input: CreateMonitoringConfigInput!) { createMonitoringConfig(input: $input) { monitoringConfig { id } } }
+`;
+
+type Data = {
+  monitoringConfigs: { totalCount: number; pageInfo: PageInfo; nodes: Config[] };
+  airtableBases: Array<{ restId: string; name: string }>;
+};
+
+const select = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
+
+/** The monitoring configs (paged, with their health) and a new one picked from the upstream's bases. */
+export function AuditConfigsPage() {
+  const paging = usePaging(20);
+  const { data, error } = useQuery<Data>(CONFIGS, { variables: paging.variables, fetchPolicy: 'cache-and-network' });
+  const [create, created] = useMutation<{ createMonitoringConfig: { monitoringConfig: { id: string } } }>(CREATE);
+  const [baseId, setBaseId] = useState('');
+  const [monitoringBaseId, setMonitoringBaseId] = useState('');
+  const [scope, setScope] = useState('ALL');
+  const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const configs = data?.monitoringConfigs;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const result = await create({ variables: { input: { baseId, monitoringBaseId, scope, timezone } } }).catch(() => null);
+    const id = result?.data?.createMonitoringConfig.monitoringConfig.id;
+    if (id) navigate(`/audit-log/${encodeURIComponent(id)}`);
+  };
+  const bases = data?.airtableBases ?? [];
+  return (
+    <Layout title="Audit log">
+      <ErrorMessage error={error} />
+      {configs && configs.totalCount === 0 && <p class="empty">No base is monitored yet. Pick one below, and a base to keep its Changes table in.</p>}
+      {configs && configs.nodes.length > 0 && (
+        <ul class="cards">
+          {configs.nodes.map((config) => (
+            <li key={config.id} class="card">
+              <p>
+                <Link href={`/audit-log/${encodeURIComponent(config.id)}`}>{config.baseName}</Link> → {config.monitoringBaseName} / {config.monitoringTableName}
+              </p>
+              <p class="hint">
+                {config.scope.toLowerCase().replace('_', ' ')} · {config.timezone} · {config.health.state === 'OK' ? 'working' : `${config.health.state.toLowerCase().replace(/_/g, ' ')}: ${config.health.lastError ?? ''}`}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {configs && <Pager label="Monitoring config pages" pageInfo={configs.pageInfo} paging={paging} />}
+      <section aria-labelledby="new-config-heading">
+        <h2 id="new-config-heading">Monitor a base</h2>
+        <form onSubmit={submit} class="stacked">
+          <div class="field">
+            <label for="config-base">Base to monitor</label>
+            <select id="config-base" required value={baseId} onChange={(e) => setBaseId(select(e))}>
+              <option value="">Pick a base…</option>
+              {bases.map((b) => (
+                <option key={b.restId} value={b.restId}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="config-monitoring-base">Base for the Changes table</label>
+            <select id="config-monitoring-base" required value={monitoringBaseId} onChange={(e) => setMonitoringBaseId(select(e))}>
+              <option value="">Pick a base…</option>
+              {bases.map((b) => (
+                <option key={b.restId} value={b.restId}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="config-scope">What to log</label>
+            <select id="config-scope" value={scope} onChange={(e) => setScope(select(e))}>
+              <option value="ALL">Records and schema</option>
+              <option value="RECORDS_ONLY">Records only</option>
+              <option value="SCHEMA_ONLY">Schema only</option>
+            </select>
+          </div>
+          <div class="field">
+            <label for="config-zone">Time zone</label>
+            <select id="config-zone" value={timezone} onChange={(e) => setTimezone(select(e))}>
+              {(ZONES.includes(timezone) ? ZONES : [timezone, ...ZONES]).map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <button type="submit" disabled={created.loading}>
+              {created.loading ? 'Creating the Changes table…' : 'Start monitoring'}
+            </button>
+          </div>
+        </form>
+        <ErrorMessage error={created.error} />
+      </section>
+    </Layout>
+  );
+}
