@@ -1,6 +1,8 @@
 // Builds the web application (web/src) into dist/web: one minified ES module bundle and its CSS, named by content
 // hash, and the index.html that loads them. Run by `npm run build`; tests call buildWeb() themselves.
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { constants, gzip } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -50,11 +52,16 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
   const script = outputs.find((file) => file.endsWith('.js'));
   const style = outputs.find((file) => file.endsWith('.css'));
   if (!script || !style) throw new Error(`web build: expected a .js and a .css output, got ${outputs.join(', ')}`);
+  // Compressed once here, at the best level, so the server sends them as they are (see src/web/web.routes.ts).
+  for (const file of outputs) {
+    const bytes = await readFile(join(assets, file));
+    await writeFile(join(assets, `${file}.gz`), await promisify(gzip)(bytes, { level: constants.Z_BEST_COMPRESSION }));
+  }
   const staging = join(outDir, `index.${process.pid}.${Date.now()}.html`);
   await writeFile(staging, page(script, style));
   await rename(staging, join(outDir, 'index.html'));
   for (const file of await readdir(assets)) {
-    if (!outputs.includes(file)) await rm(join(assets, file), { force: true });
+    if (!outputs.includes(file.replace(/\.gz$/, ''))) await rm(join(assets, file), { force: true });
   }
   return { outDir, script, style };
 }

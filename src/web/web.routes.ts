@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../errors.js';
 import { webBuildDir } from './web-files.js';
@@ -21,10 +22,22 @@ const PAGE_HEADERS = {
   'Referrer-Policy': 'same-origin',
 };
 
-/** The bundle's files (content-hashed names, so cached for a year), mounted before authentication: no session lookup. */
+/**
+ * The bundle's files (content-hashed names, so cached for a year), mounted before authentication: no session lookup.
+ * The build writes each one gzipped beside it (`.gz`), sent to clients that accept gzip.
+ */
 export function createWebAssetsRouter(dir = webBuildDir()): Router {
   const router = Router();
-  router.use('/assets', express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d' }));
+  const assets = join(dir, 'assets');
+  router.get('/assets/:file', (req, res, next) => {
+    const { file } = req.params;
+    if (!/^[\w-]+\.(js|css)$/.test(file) || !req.acceptsEncodings('gzip')) return next();
+    const zipped = join(assets, `${file}.gz`);
+    if (!existsSync(zipped)) return next();
+    res.set({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }).type(extname(file));
+    res.sendFile(zipped, { maxAge: '365d', immutable: true });
+  });
+  router.use('/assets', express.static(assets, { index: false, immutable: true, maxAge: '365d', setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding') }));
   return router;
 }
 

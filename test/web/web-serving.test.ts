@@ -23,11 +23,17 @@ describe('serving the web application', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await res.text()).toContain(`<script type="module" src="/assets/${script}"></script>`);
     }
-    const bundle = await get(`/assets/${script}`, '*/*');
+    const bundle = await fetch(`${app.url}/assets/${script}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await bundle.text()).length).toBeGreaterThan(10_000);
+    expect(bundle.headers.get('content-encoding')).toBe('gzip');
+    const unzipped = await bundle.text();
+    expect(unzipped.length).toBeGreaterThan(10_000);
+    const plain = await fetch(`${app.url}/assets/${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await plain.text()).toBe(unzipped);
     expect((await get('/assets/missing.js', '*/*')).status).toBe(404);
   });
 
