@@ -8,6 +8,7 @@ import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
 import { runSchedulerBench } from './scheduler.bench.js';
 import { runSnapshotHistoryBench } from './snapshot-history.bench.js';
+import { runWebBench } from './web.bench.js';
 import { runWebhookDeliveryBench } from './webhook-delivery.bench.js';
 
 const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   changes: runChangeLogBench,
   webhooks: runWebhookDeliveryBench,
   graphql: runGraphqlVsRestBench,
+  web: runWebBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */

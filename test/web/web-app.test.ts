@@ -217,7 +217,7 @@ describe('settings and usage in the browser', () => {
       await page.getByLabel('All current and future bases of this user').check();
       await page.getByRole('button', { name: decision }).click();
       await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-      expect(page.url()).toBe(`${app!.url}/settings`);
+      await expect.poll(() => page.url()).toBe(`${app!.url}/settings`);
       if (decision === 'Deny') expect(await deniedAlert()).toMatch(/access_denied.*nothing was connected/);
     }
     await expect.poll(() => page.getByTestId('connection-status').textContent()).toContain('OAuth');

@@ -27,11 +27,8 @@ const USAGE = gql`
         trend: snapshots(first: 30) { nodes { date totals { recordCount } } }
       }
     }
-    viewer { id connection { status } }
+    airtableBases { id restId name }
   }
-`;
-const AIRTABLE_BASES = gql`
-  query AirtableBases { airtableBases { id restId name } }
 `;
 const TRACK = gql`
   mutation TrackBase($baseId: String!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
@@ -39,8 +36,14 @@ const TRACK = gql`
 
 type UsageData = {
   usageBases: { totalCount: number; pageInfo: PageInfo; nodes: TrackedBase[] };
-  viewer: { connection: { status: string } | null };
+  airtableBases: AirtableBase[];
 };
+
+interface AirtableBase {
+  id: string;
+  restId: string;
+  name: string;
+}
 
 /** The tracked bases with their latest totals, and tracking another picked from the connected account's bases. */
 export function UsagePage() {
@@ -50,7 +53,7 @@ export function UsagePage() {
   return (
     <Layout title="Usage">
       <ErrorMessage error={error} />
-      <TrackBase tracked={new Set(bases?.nodes.map((b) => b.baseId))} />
+      {data && <TrackBase choices={data.airtableBases.filter((b) => !bases!.nodes.some((tracked) => tracked.baseId === b.restId))} />}
       {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
       {bases && bases.nodes.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-label="Tracked bases (scrolls sideways)">
@@ -94,24 +97,22 @@ export function UsagePage() {
   );
 }
 
-function TrackBase({ tracked }: { tracked: Set<string> }) {
-  const { data, error } = useQuery<{ airtableBases: Array<{ id: string; restId: string; name: string }> }>(AIRTABLE_BASES);
+/** `choices`: the connected account's bases not on this page of tracked bases (the API refuses a second tracking). */
+function TrackBase({ choices }: { choices: AirtableBase[] }) {
   const [track, tracking] = useMutation<{ createUsageBase: { usageBase: { id: string } } }>(TRACK);
   const [baseId, setBaseId] = useState('');
-  const choices = data?.airtableBases.filter((base) => !tracked.has(base.restId)) ?? [];
   const onSubmit = async (event: Event) => {
     event.preventDefault();
     const result = await track({ variables: { baseId } }).catch(() => null);
     const id = result?.data?.createUsageBase.usageBase.id;
     if (id) navigate(`/bases/${encodeURIComponent(id)}`);
   };
-  if (error) return <ErrorMessage error={error} />;
   return (
     <form onSubmit={onSubmit} class="inline">
       <div class="field">
         <label for="track-base">Track a base of your Airtable account</label>
         <select id="track-base" required value={baseId} onChange={(e) => setBaseId((e.currentTarget as HTMLSelectElement).value)}>
-          <option value="">{data ? (choices.length ? 'Pick a base…' : 'Every base is tracked') : 'Loading bases…'}</option>
+          <option value="">{choices.length ? 'Pick a base…' : 'Every base is tracked'}</option>
           {choices.map((base) => (
             <option key={base.restId} value={base.restId}>
               {base.name}

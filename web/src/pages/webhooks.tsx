@@ -26,6 +26,7 @@ const WEBHOOKS = gql`
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
       nodes { id baseId event tableId columnId webhookUrl coalesceUpdates createdAt }
     }
+    airtableBases { id restId name }
   }
 `;
 const DELETE = gql`
@@ -35,7 +36,7 @@ const ROTATE = gql`
   mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(input: { id: $id }) { secret webhook { id } } }
 `;
 
-type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] } };
+type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] }; airtableBases: Array<{ restId: string; name: string }> };
 
 /** Webhooks: list, create (secret shown once), delete and rotate after a confirmation, the delivery log of each. */
 export function WebhooksPage() {
@@ -108,7 +109,7 @@ export function WebhooksPage() {
         </ul>
       )}
       {hooks && <Pager label="Webhook pages" pageInfo={hooks.pageInfo} paging={paging} />}
-      <CreateWebhook onCreated={() => (paging.reset(), refetch())} />
+      {data && <CreateWebhook bases={data.airtableBases} onCreated={() => (paging.reset(), refetch())} />}
     </Layout>
   );
 }

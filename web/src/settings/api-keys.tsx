@@ -13,16 +13,16 @@ interface ApiKey {
   lastUsedAt: string | null;
 }
 
+export const API_KEYS_PAGE = 20;
+/** What the list shows of a page of keys; the settings page asks for its first page with the rest of the page. */
+export const API_KEY_PAGE_FIELDS = `
+  totalCount
+  pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+  nodes { id name prefix createdAt lastUsedAt }
+`;
 const API_KEYS = gql`
   query ApiKeys($first: Int, $after: String, $last: Int, $before: String) {
-    viewer {
-      id
-      apiKeys(first: $first, after: $after, last: $last, before: $before) {
-        totalCount
-        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-        nodes { id name prefix createdAt lastUsedAt }
-      }
-    }
+    viewer { id apiKeys(first: $first, after: $after, last: $last, before: $before) { ${API_KEY_PAGE_FIELDS} } }
   }
 `;
 const CREATE = gql`
@@ -40,7 +40,7 @@ type ApiKeysData = { viewer: { id: string; apiKeys: { totalCount: number; pageIn
 
 /** Create (the key shown once, with a copy button), list with prefix and times, revoke after a confirmation. */
 export function ApiKeysSection() {
-  const paging = usePaging(20);
+  const paging = usePaging(API_KEYS_PAGE);
   const { data, error, refetch } = useQuery<ApiKeysData>(API_KEYS, { variables: paging.variables });
   const [create, created] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(CREATE);
   const [revoke, revoked] = useMutation(REVOKE);

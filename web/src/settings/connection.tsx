@@ -13,7 +13,7 @@ interface UpstreamConnection {
   lastError: string | null;
 }
 
-const CONNECTION_FIELDS = 'kind email upstreamUserId status connectedAt lastError';
+export const CONNECTION_FIELDS = 'kind email upstreamUserId status connectedAt lastError';
 const CONNECTION = gql`
   query Connection { viewer { id connection { ${CONNECTION_FIELDS} } } }
 `;

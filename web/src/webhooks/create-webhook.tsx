@@ -6,9 +6,6 @@ import { ErrorMessage, Field, inputValue } from '../form.js';
 export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE'] as const;
 const COLUMN_EVENTS = new Set(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
 
-const BASES = gql`
-  query WebhookBases { airtableBases { id restId name } }
-`;
 const TABLES = gql`
   query WebhookTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name fields { id restId name } } }
 `;
@@ -25,8 +22,7 @@ interface Table {
 const select = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
 
 /** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
-export function CreateWebhook({ onCreated }: { onCreated: () => void }) {
-  const bases = useQuery<{ airtableBases: Array<{ restId: string; name: string }> }>(BASES);
+export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: string; name: string }>; onCreated: () => void }) {
   const [baseId, setBaseId] = useState('');
   const tables = useQuery<{ airtableTables: Table[] }>(TABLES, { variables: { baseId }, skip: !baseId });
   const [event, setEvent] = useState<string>('RECORD_CREATE');
@@ -63,8 +59,8 @@ export function CreateWebhook({ onCreated }: { onCreated: () => void }) {
         <div class="field">
           <label for="webhook-base">Base</label>
           <select id="webhook-base" required value={baseId} onChange={(e) => (setBaseId(select(e)), setTableId(''), setColumnId(''))}>
-            <option value="">{bases.data ? 'Pick a base…' : 'Loading bases…'}</option>
-            {bases.data?.airtableBases.map((b) => (
+            <option value="">Pick a base…</option>
+            {bases.map((b) => (
               <option key={b.restId} value={b.restId}>
                 {b.name}
               </option>
@@ -120,7 +116,7 @@ export function CreateWebhook({ onCreated }: { onCreated: () => void }) {
           </button>
         </div>
       </form>
-      <ErrorMessage error={created.error ?? bases.error ?? tables.error} />
+      <ErrorMessage error={created.error ?? tables.error} />
       {secret && <SecretNotice secret={secret} onDone={() => setSecret(null)} />}
     </section>
   );
