@@ -290,11 +290,12 @@ function reportMultiTenant(m: MultiTenantMeasurement): ReportTable[] {
   ];
   if (m.sandboxRateLimited > 0) {
     notes.push(
-      'Seen in about half the runs: the ten schema reads return together, so about 40 list requests are granted in the ' +
-        'same instant; putting them on the wire (new connections, one event loop shared with the sandbox) delays some ' +
-        'by up to ~130 ms, more than the client window’s 75 ms margin (WINDOW_MS = 1,075), and the next wave, granted ' +
-        '1,075 ms after the first and sent at once, is the 6th arrival within 1,000 ms at the sandbox: 429, then a 30 s ' +
-        'lock-out of that base. The limiter keys are not the cause (per base and per upstream user, none shared).',
+      'The client counts each request from its write to the socket (src/upstream/wire-instant.ts), 75 ms before the ' +
+        'window’s end at the latest. The sandbox runs in this process and counts a request when its event loop gets to ' +
+        'it: a garbage collection or other processes taking the cores can hold requests already on the wire for longer ' +
+        'than that, and the next wave then is the 6th arrival within 1,000 ms at the sandbox: 429, then a 30 s lock-out ' +
+        'of that base. Seen only with the machine busy (1-minute load above about 1.5 on 2 cores); a remote upstream ' +
+        'counts on arrival from the network, which this process’s pauses do not delay.',
     );
   }
   const { isolation } = m;
