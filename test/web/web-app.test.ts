@@ -162,6 +162,12 @@ describe('settings and usage in the browser', () => {
     const series = JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!);
     expect(series).toEqual([{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), recordCount: 3, storageBytes: 0 }]);
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(1);
+    // The legend shows the hovered day's value of each table (the stack's band, not its running sum).
+    await page.locator('.u-over').hover();
+    await expect.poll(() => page.locator('.u-legend').textContent()).toContain('Table 13');
+    await page.getByLabel('Attachment storage').check();
+    await page.locator('.u-over').hover({ position: { x: 20, y: 20 } });
+    await expect.poll(() => page.locator('.u-legend').textContent()).toContain('Table 10 bytes');
     await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'basewatch-web-')), 'base-page.png'), fullPage: true });
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     expect(await page.getByTestId('table-breakdown').locator('tbody tr').allTextContents()).toEqual(['Table 1300 bytes']);

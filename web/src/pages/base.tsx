@@ -24,7 +24,7 @@ interface BaseData {
     scheduledHour: number;
     schedule: { nextRunAt: string | null };
     latestSnapshot: { date: string; tables: TableCount[] } | null;
-    chart: { nodes: Day[] };
+    chart: { nodes: Array<Day & { tables: ChartDay['tables'] }> };
     history: { totalCount: number; pageInfo: PageInfo; nodes: Day[] };
   } | null;
 }
@@ -36,7 +36,7 @@ const BASE = gql`
       id baseName timezone scheduledHour
       schedule { nextRunAt }
       latestSnapshot { id date tables { tableId tableName recordCount fileCount storageBytes } }
-      chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} } }
+      chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} tables { tableId tableName recordCount storageBytes } } }
       history: snapshots(first: $first, after: $after, last: $last, before: $before) {
         totalCount
         pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
@@ -65,7 +65,7 @@ export function BasePage({ id }: { id: string }) {
   const [run, running] = useMutation<{ runUsageCount: { runResult: { status: string; snapshotDate: string; tablesProcessed: number } } }>(RUN);
   const base = data?.usageBase;
   const days = useMemo<ChartDay[]>(
-    () => (base ? [...base.chart.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes })) : []),
+    () => (base ? [...base.chart.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes, tables: d.tables })) : []),
     [base],
   );
   const countNow = async () => {
