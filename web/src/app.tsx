@@ -3,21 +3,35 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { loadSession, type Session } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { createGraphqlClient } from './graphql-client.js';
+import { AuditChangesPage } from './pages/audit-changes.js';
+import { AuditConfigsPage } from './pages/audit-configs.js';
+import { BasePage } from './pages/base.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
-import { AuditChangesPage } from './pages/audit-changes.js';
-import { AuditConfigsPage } from './pages/audit-configs.js';
-import { BasePage } from './pages/base.js';
 import { navigate, useLocation } from './router.js';
 import { SessionContext } from './session-context.js';
 
 const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
-/** Not /webhooks: that path is the REST API's (the server answers pages only for paths no API route takes). */
-const WEBHOOKS_PATH = '/forwarding';
+
+/**
+ * The signed-in page of a path; Usage for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
+ * answers a page only for paths no API route takes, so webhooks live at `/forwarding`.
+ */
+function signedInPage(path: string) {
+  const id = (prefix: string) => (path.startsWith(prefix) && path.length > prefix.length ? decodeURIComponent(path.slice(prefix.length)) : undefined);
+  const baseId = id('/bases/');
+  const configId = id('/audit-log/');
+  if (path === '/settings') return <SettingsPage />;
+  if (path === '/forwarding') return <WebhooksPage />;
+  if (path === '/audit-log') return <AuditConfigsPage />;
+  if (configId) return <AuditChangesPage id={configId} />;
+  if (baseId) return <BasePage id={baseId} />;
+  return <UsagePage />;
+}
 
 /** Loads the session, then shows the sign-in pages or the signed-in pages by path. */
 export function App() {
@@ -46,21 +60,9 @@ export function App() {
     return <SignInPage onSignedIn={signedIn} />;
   }
   if (SIGNED_OUT_PATHS.includes(path)) queueMicrotask(() => navigate('/', { replace: true }));
-  const base = /^\/bases\/([^/]+)$/.exec(path);
-  const config = /^\/audit-log\/([^/]+)$/.exec(path);
   return (
     <ApolloProvider client={client}>
-      <SessionContext.Provider value={{ session, setSession }}>
-        {path === '/settings' ? (
-          <SettingsPage />
-        ) : path === WEBHOOKS_PATH ? (
-          <WebhooksPage />
-        ) : path === '/audit-log' ? (
-          <AuditConfigsPage />
-        ) : config ? (
-          <AuditChangesPage id={decodeURIComponent(config[1])} />
-        ) : base ? <BasePage id={decodeURIComponent(base[1])} /> : <UsagePage />}
-      </SessionContext.Provider>
+      <SessionContext.Provider value={{ session, setSession }}>{signedInPage(path)}</SessionContext.Provider>
     </ApolloProvider>
   );
 }
