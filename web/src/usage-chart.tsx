@@ -27,11 +27,17 @@ export function UsageChart({ days }: { days: ChartDay[] }) {
     if (!element || days.length === 0) return;
     const format = metric === 'recordCount' ? formatCount : formatBytes;
     const { tables, stacked } = stackPerTable(days, metric);
+    const x = days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000);
     const plot = new uPlot(
       {
         width: Math.max(280, element.clientWidth),
         height: 260,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        // A single counted day gets a day on either side (uPlot would stretch it to 86,400,000 s, taking seconds for ms).
+        scales: { x: { time: true, range: (_u, min, max) => (days.length === 1 ? [x[0] - 86_400, x[0] + 86_400] : [min, max]) },
+          // A stack reads from zero.
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         series: [
           {},
           ...tables.map(([, name], i) => ({
@@ -46,7 +52,7 @@ export function UsageChart({ days }: { days: ChartDay[] }) {
         bands: tables.slice(1).map((_, i) => ({ series: [i + 2, i + 1] as [number, number] })),
         axes: [{}, { values: (_u, values) => values.map(format), size: 70 }],
       },
-      [days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000), ...stacked],
+      [x, ...stacked],
       element,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, element.clientWidth), height: 260 }));
