@@ -74,9 +74,14 @@ describe('the web application at /', () => {
     await page.getByLabel('Password').fill('wrong password!');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong e-mail or password');
+    // A page opened signed out is where signing in leads.
+    await page.goto(`${app!.url}/audit-log`);
+    await page.getByRole('heading', { name: 'Sign in to basewatch' }).waitFor();
+    await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${app!.url}/audit-log`);
 
     // Password change (the API's message for a wrong current one), the sessions, and signing out everywhere.
     const other = await browser!.newContext();

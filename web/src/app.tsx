@@ -38,6 +38,7 @@ export function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const csrf = useRef<string | undefined>(undefined);
+  const afterSignIn = useRef('/');
   csrf.current = session?.csrfToken;
   const client = useMemo(() => createGraphqlClient(() => csrf.current), []);
   const { path, query } = useLocation();
@@ -51,12 +52,17 @@ export function App() {
 
   const signedIn = (next: Session) => {
     setSession(next);
-    navigate('/', { replace: true });
+    navigate(afterSignIn.current, { replace: true });
+    afterSignIn.current = '/';
   };
   if (path === '/set-password') return <SetPasswordPage token={query.get('token') ?? ''} onSignedIn={signedIn} />;
   if (!session) {
     if (path === '/sign-up') return <SignUpPage onSignedIn={signedIn} />;
-    if (path !== '/sign-in') queueMicrotask(() => navigate('/sign-in', { replace: true }));
+    if (path !== '/sign-in') {
+      // Back to the page asked for once signed in (a bookmark, a link from a colleague).
+      afterSignIn.current = path + location.search;
+      queueMicrotask(() => navigate('/sign-in', { replace: true }));
+    }
     return <SignInPage onSignedIn={signedIn} />;
   }
   if (SIGNED_OUT_PATHS.includes(path)) queueMicrotask(() => navigate('/', { replace: true }));
