@@ -96,6 +96,7 @@ describe('the webhooks page', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook').waitFor();
     expect(await page.getByTestId('webhook').textContent()).toContain(receiver!.url('/from-the-page'));
+    expect(await page.getByTestId('webhook').textContent()).toMatch(new RegExp(`^RECORD_CREATE on tbl[A-Za-z0-9]{14} of ${DEMO_BASES.marketing}`));
 
     // A record made upstream → ping → ingestion → delivery to the receiver → in the page's delivery log.
     const api = sandboxApi(app!.url);

@@ -48,6 +48,7 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const hooks = data?.webhooks;
+  const baseNames = new Map(data?.airtableBases.map((b) => [b.restId, b.name]));
 
   const confirm = async () => {
     if (!confirming) return;
@@ -72,7 +73,7 @@ export function WebhooksPage() {
           {hooks.nodes.map((hook) => (
             <li key={hook.id} class="card" data-testid="webhook">
               <p>
-                <strong>{hook.event}</strong> on {hook.tableId || 'every table'} of {hook.baseId}
+                <strong>{hook.event}</strong> on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'} of {baseNames.get(hook.baseId) ?? hook.baseId}
                 {hook.columnId && `, column ${hook.columnId}`}
                 {hook.coalesceUpdates && ', merged updates'}
               </p>
