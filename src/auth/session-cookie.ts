@@ -1,11 +1,15 @@
-import type { CookieOptions, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { CookieOptions, Response } from 'express';
 import { TOKEN_PATTERN } from './session-token.js';
 
 export const SESSION_COOKIE = 'basewatch_session';
 export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** The session token from the Cookie header, or undefined when there is none or it is not one of ours. */
-export function readSessionCookie(req: Request): string | undefined {
+/**
+ * The session token from the Cookie header, or undefined when there is none or it is not one of ours. Takes any
+ * HTTP request: an express one, or a WebSocket's upgrade request (src/graphql/subscriptions.ts).
+ */
+export function readSessionCookie(req: Pick<IncomingMessage, 'headers'>): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {

@@ -89,7 +89,16 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     router,
     schema,
     listen: (server) => {
-      subscriptions = serveSubscriptions(server, { schema, services, events, limits, bounds: config.graphql.document, format });
+      subscriptions = serveSubscriptions(server, {
+        schema,
+        services,
+        events,
+        limits,
+        bounds: config.graphql.document,
+        format,
+        publicUrl: config.publicUrl,
+        corsOrigins: config.corsOrigins,
+      });
     },
     stop: async () => {
       stopFeeding();

@@ -1,13 +1,15 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { parseAuthorizationHeader } from '../auth/api-key.js';
+import { readSessionCookie } from '../auth/session-cookie.js';
 import { createContext } from '../resolvers/context.js';
 import type { EventHub } from '../resolvers/support/event-hub.js';
 import type { AccountSummary } from '../services/account.service.js';
 import type { Services } from '../services.js';
 import { checkDocument, type DocumentBounds } from './document-bounds.js';
+import { cookieOriginCheck } from './socket-origin.js';
 import { requestErrorMessage, type ErrorFormatter } from './errors.js';
 import { checkLimits, type OperationLimits } from './limits.js';
 
@@ -23,24 +25,40 @@ interface Options {
   limits: OperationLimits;
   bounds: DocumentBounds;
   format: ErrorFormatter;
+  /** The app's public address (PUBLIC_URL) and CORS_ORIGINS: the pages whose session cookie may open a socket. */
+  publicUrl?: string;
+  corsOrigins: string[];
 }
 
 /**
- * graphql-ws on the HTTP server's port at /graphql. The connection is authenticated once, by the API key in
- * `connectionParams` (`{ "authorization": "Bearer sk_…" }` or the bare key); a socket without a valid key is closed
- * with 4403. Operations get the same validation, limits, context and error shaping as over HTTP.
+ * graphql-ws on the HTTP server's port at /graphql. The connection is authenticated once: by the API key in
+ * `connectionParams` (`{ "authorization": "Bearer sk_…" }` or the bare key), from anywhere; without one, by the web
+ * application's session cookie on the upgrade request, only from an allowed Origin (see socket-origin.ts). A key
+ * given wins (a wrong one does not fall back to the cookie, as over HTTP). A socket without a valid credential is
+ * closed with 4403. Operations get the same validation, limits, context and error shaping as over HTTP.
  */
-export function serveSubscriptions(server: Server, { schema, services, events, limits, bounds, format }: Options): SubscriptionServer {
+export function serveSubscriptions(server: Server, options: Options): SubscriptionServer {
+  const { schema, services, events, limits, bounds, format } = options;
   const sockets = new WebSocketServer({ server, path: '/graphql' });
+  const cookieAllowed = cookieOriginCheck(options.publicUrl, options.corsOrigins);
+  const accountOf = async (params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage) => {
+    const given = keyParam(params);
+    if (given !== undefined) {
+      const key = parseAuthorizationHeader(given);
+      return key ? ((await services.accounts.authenticate(key))?.account ?? null) : null;
+    }
+    const token = readSessionCookie(request);
+    if (!token || !cookieAllowed(request)) return null;
+    return (await services.sessions.authenticate(token))?.account ?? null;
+  };
   const toFormatted = (error: GraphQLError) =>
     !error.path && !error.originalError ? requestError(error).toJSON() : format(error.toJSON(), error);
-  const disposable = useServer<Record<string, unknown>, { account: AccountSummary }>(
+  const disposable = useServer<Record<string, unknown>, { account: AccountSummary; request: IncomingMessage }>(
     {
       onConnect: async (ctx) => {
-        const key = parseAuthorizationHeader(keyParam(ctx.connectionParams));
-        const caller = key ? await services.accounts.authenticate(key) : null;
-        if (!caller) return false;
-        ctx.extra.account = caller.account;
+        const account = await accountOf(ctx.connectionParams, ctx.extra.request);
+        if (!account) return false;
+        ctx.extra.account = account;
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
