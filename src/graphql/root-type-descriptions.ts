@@ -6,7 +6,7 @@ const ROOT_TYPE_DESCRIPTIONS = {
   mutation:
     'Writes, Relay style: one `input` argument, and a payload that echoes its clientMutationId. The same rules and error codes (`extensions.code`) as REST',
   subscription:
-    'Events over graphql-ws at ws://HOST/graphql, authenticated by the connectionParams `{ "authorization": "Bearer sk_…" }`',
+    'Events over graphql-ws at ws://HOST/graphql, authenticated by the connectionParams `{ "authorization": "Bearer sk_…" }`, or by the web application’s session cookie from the app’s own origin or one in CORS_ORIGINS',
 };
 
 /** type-graphql builds Query, Mutation and Subscription without a way to describe them, so they are described here. */

@@ -32,6 +32,14 @@ describe('the audit log pages', () => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);
     const { context, page, outside } = await openPhone(browser!, app!.url);
     const email = await signUpInPage(page, app!.url);
+    const operations: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/graphql') operations.push(request.postDataJSON()?.operationName ?? request.method());
+    });
+    const pushed: string[] = [];
+    page.on('websocket', (socket) => {
+      if (new URL(socket.url()).pathname === '/graphql') socket.on('framereceived', ({ payload }) => pushed.push(String(payload)));
+    });
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByText('No base is monitored yet').waitFor();
     const monitored = page.getByLabel('Base to monitor');
@@ -44,7 +52,8 @@ describe('the audit log pages', () => {
     await page.getByRole('heading', { name: `Changes of ${DEMO_BASES.catalog}`, level: 1 }).waitFor();
     await page.getByText('No change logged yet').waitFor();
 
-    // Made upstream after the page opened: it appears without a reload.
+    // Made upstream after the page opened: it is pushed over the page's WebSocket (changeLogged) and appears at the
+    // top without a reload, and without the page asking over HTTP again (no polling, no refetch).
     const api = sandboxApi(app!.url);
     const baseId = (await api.call('GET', '/meta/bases')).bases.find((b: { name: string }) => b.name === DEMO_BASES.catalog).id;
     const suppliers = (await api.schema(baseId)).find((t) => t.name === 'Suppliers')!;
@@ -52,6 +61,9 @@ describe('the audit log pages', () => {
     await api.createRecords(baseId, suppliers.id, [{ [primary.name]: 'Live supplier' }], { source: 'client', email, name: 'Ada' });
     const list = page.getByTestId('changes');
     await expect.poll(() => list.textContent(), { timeout: 20_000 }).toContain('Live supplier');
+    expect(pushed.some((frame) => frame.includes('"changeLogged"') && frame.includes('Live supplier'))).toBe(true);
+    expect(operations.filter((name) => name === 'Changes')).toHaveLength(1);
+    expect(await page.getByText(/^1 change, newest first/).count()).toBe(1);
     const text = (await list.locator('li').first().textContent())!;
     expect(text).toMatch(/^record create in Suppliers · rec[A-Za-z0-9]{14} · /);
     expect(text).toContain('Ada · client');
@@ -66,6 +78,10 @@ describe('the audit log pages', () => {
     await page.getByLabel('User e-mail').fill(email);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => list.locator('li').count()).toBe(1);
+    // Filtered, the page asks the server again on each pushed change: a matching one shows up.
+    await api.createRecords(baseId, suppliers.id, [{ [primary.name]: 'Second supplier' }], { source: 'client', email, name: 'Ada' });
+    await expect.poll(() => list.locator('li').first().textContent(), { timeout: 20_000 }).toContain('Second supplier');
+    expect(await list.locator('li').count()).toBe(2);
     expect(outside).toEqual([]);
     await context.close();
   }, 60_000);

@@ -136,6 +136,8 @@ describe('settings and usage in the browser', () => {
 
     const { context, page } = await openPhone();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app!.url });
+    const sentOverSockets: string[] = [];
+    page.on('websocket', (socket) => socket.on('framesent', ({ payload }) => sentOverSockets.push(String(payload))));
     await page.goto(`${app!.url}/sign-up`);
     await page.getByLabel('E-mail').fill(uniqueEmail());
     await page.getByLabel('Password').fill(PASSWORD);
@@ -203,6 +205,20 @@ describe('settings and usage in the browser', () => {
     const row = page.getByRole('row', { name: /deploy script/ });
     expect(await row.textContent()).toContain(key.slice(0, 8));
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
+
+    // A count made elsewhere (REST, with the key) shows up on the open base page: snapshotRecorded over its socket.
+    const subscriptions = () => sentOverSockets.filter((frame) => frame.includes('"subscribe"') && frame.includes('snapshotRecorded')).length;
+    const before = subscriptions();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('link', { name: 'Web CRM' }).click();
+    await page.getByRole('heading', { name: 'Web CRM', level: 1 }).waitFor();
+    await expect.poll(subscriptions).toBe(before + 1);
+    await sandboxApi(app!.url, upstreamUser.token).createRecords(base.id, base.tables[0].id, [{ Name: 'd' }, { Name: 'e' }]);
+    expect((await rest('POST', `/usage/bases/${tracked.body.bases[0].id}/run`)).status).toBe(200);
+    await expect
+      .poll(async () => JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!)[0].recordCount, { timeout: 10_000 })
+      .toBe(5);
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Revoke deploy script' }).click();
     await page.getByRole('button', { name: 'Yes, revoke deploy script' }).click();
     await page.getByText('No API keys yet').waitFor();

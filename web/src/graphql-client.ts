@@ -1,11 +1,15 @@
-import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+import { getMainDefinition } from '@apollo/client/utilities';
+import { createClient } from 'graphql-ws';
 
 /**
  * Apollo Client on /graphql with the session cookie. Every request carries X-CSRF-Token (the session's, read when
- * the request is sent): the server needs it on cookie writes, and reads ignore it.
+ * the request is sent): the server needs it on cookie writes, and reads ignore it. Subscriptions go over graphql-ws
+ * on the same path, authenticated by the same cookie (the server checks the page's Origin).
  */
 export function createGraphqlClient(csrfToken: () => string | undefined): ApolloClient {
-  const link = new HttpLink({
+  const http = new HttpLink({
     uri: '/graphql',
     credentials: 'same-origin',
     fetch: (uri, init) => {
@@ -15,5 +19,28 @@ export function createGraphqlClient(csrfToken: () => string | undefined): Apollo
       return fetch(uri, { ...init, headers });
     },
   });
+  const link = ApolloLink.split(isSubscription, new GraphQLWsLink(liveSocket()), http);
   return new ApolloClient({ link, cache: new InMemoryCache() });
 }
+
+const isSubscription = ({ query }: ApolloLink.Operation) => {
+  const definition = getMainDefinition(query);
+  return definition.kind === 'OperationDefinition' && definition.operation === 'subscription';
+};
+
+/** Backoff between reconnections: 1 s doubling, at most half a minute (plus jitter so tabs do not reconnect at once). */
+const retryWait = (retries: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(1_000 * 2 ** retries, 30_000) + Math.random() * 1_000));
+
+/**
+ * The socket opens with a page's first subscription and closes a moment after its last (lazy); a dropped one is
+ * opened again for as long as the page is open, unless the server refused the session (4403: signed out elsewhere).
+ */
+const liveSocket = () =>
+  createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    lazy: true,
+    lazyCloseTimeout: 1_000,
+    retryAttempts: Number.POSITIVE_INFINITY,
+    retryWait,
+    shouldRetry: (event) => !(event instanceof CloseEvent && event.code === 4403),
+  });

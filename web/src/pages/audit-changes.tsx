@@ -1,8 +1,9 @@
 import { gql } from '@apollo/client';
-import { useQuery } from '@apollo/client/react';
+import { useQuery, useSubscription } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ChangeDiff } from '../audit/change-diff.js';
 import { ChangeFilters, type ChangeFilter } from '../audit/change-filters.js';
+import { withLoggedChange } from '../audit/logged-change.js';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
 import { Layout } from '../layout.js';
@@ -36,6 +37,7 @@ interface Data {
   };
 }
 
+const CHANGE_FIELDS = 'id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId';
 const CHANGES = gql`
   query Changes($id: ID!, $filter: ChangeFilter, $first: Int, $after: String, $last: Int, $before: String) {
     monitoringConfig(id: $id) {
@@ -43,26 +45,34 @@ const CHANGES = gql`
       changes(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
         totalCount
         pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-        nodes { id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId }
+        nodes { ${CHANGE_FIELDS} }
       }
     }
   }
 `;
-
-/**
- * New changes show up while the first page is open: the page asks again every few seconds. (A subscription would
- * push them, but /graphql's WebSocket takes API keys only, not the session cookie.)
- */
-const LIVE_POLL_MS = 3_000;
+const CHANGE_LOGGED = gql`
+  subscription ChangeLogged($id: ID!) { changeLogged(monitoringConfigId: $id) { ${CHANGE_FIELDS} } }
+`;
 
 /** The change browser of one monitoring config: every filter, newest first, paged both ways, diffs, live. */
 export function AuditChangesPage({ id }: { id: string }) {
   const paging = usePaging(20);
   const [filter, setFilter] = useState<ChangeFilter>({});
   const onFirstPage = !paging.variables.after && !paging.variables.before;
-  const { data, error } = useQuery<Data>(CHANGES, {
-    variables: { id, filter, ...paging.variables },
-    pollInterval: onFirstPage ? LIVE_POLL_MS : 0,
+  const { data, error, updateQuery, refetch } = useQuery<Data>(CHANGES, { variables: { id, filter, ...paging.variables } });
+  // Live on the first page: an unfiltered one takes the pushed change as it is, a filtered one asks the server again.
+  useSubscription<{ changeLogged: Change }>(CHANGE_LOGGED, {
+    variables: { id },
+    skip: !onFirstPage,
+    onData: ({ data: pushed }) => {
+      const change = pushed.data?.changeLogged;
+      if (!change) return;
+      if (Object.keys(filter).length > 0) return void refetch();
+      updateQuery((_, { complete, previousData }) => {
+        const config = complete ? previousData.monitoringConfig : undefined;
+        if (config) return { ...previousData, monitoringConfig: { ...config, changes: withLoggedChange(config.changes, change) } };
+      });
+    },
   });
   const config = data?.monitoringConfig;
   const changes = config?.changes;
@@ -87,7 +97,7 @@ export function AuditChangesPage({ id }: { id: string }) {
       )}
       {changes && changes.nodes.length > 0 && (
         <>
-          <p aria-live="polite">{changes.totalCount} changes, newest first{onFirstPage && '; new ones appear as they are logged'}.</p>
+          <p aria-live="polite">{changes.totalCount} {changes.totalCount === 1 ? 'change' : 'changes'}, newest first{onFirstPage && '; new ones appear as they are logged'}.</p>
           <ol class="changes" data-testid="changes">
             {changes.nodes.map((change) => (
               <li key={change.id} class="card">

@@ -1,5 +1,5 @@
 import { gql } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
@@ -51,6 +51,11 @@ const RUN = gql`
   }
 `;
 
+/** A day recorded for the base (a count made elsewhere: the schedule, the API, another tab): the page asks again. */
+const SNAPSHOT_RECORDED = gql`
+  subscription SnapshotRecorded($id: ID!) { snapshotRecorded(usageBaseId: $id) { id date } }
+`;
+
 const RANGES = [7, 30, 90] as const;
 
 /** The first day of the last `days` days (UTC calendar; the base's own days differ by at most one). */
@@ -62,6 +67,7 @@ export function BasePage({ id }: { id: string }) {
   const paging = usePaging(10);
   const variables = { id, from: rangeStart(range), ...paging.variables };
   const { data, error, refetch } = useQuery<BaseData>(BASE, { variables });
+  useSubscription(SNAPSHOT_RECORDED, { variables: { id }, onData: () => void refetch() });
   const [run, running] = useMutation<{ runUsageCount: { runResult: { status: string; snapshotDate: string; tablesProcessed: number } } }>(RUN);
   const base = data?.usageBase;
   const days = useMemo<ChartDay[]>(
