@@ -1,6 +1,7 @@
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
+import { ZONES } from '../usage/schedule.js';
 import { EVENTS } from '../webhooks/create-webhook.js';
 
 export interface ChangeFilter {
@@ -22,15 +23,31 @@ const TABLES = gql`
   query ChangeFilterTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name } }
 `;
 
-/** Every filter of the changes endpoint; applied together on submit (empty fields are left out). */
-export function ChangeFilters({ baseId, timezone, onApply }: { baseId: string; timezone: string; onApply: (filter: ChangeFilter) => void }) {
+interface Props {
+  baseId: string;
+  /** The config's zone: the day range's by default. */
+  timezone: string;
+  applied: ChangeFilter;
+  onApply: (filter: ChangeFilter) => void;
+}
+
+/** The zones offered for the day range: the config's first, then the viewer's, then every other. */
+const zonesFor = (configZone: string) => [...new Set([configZone, Intl.DateTimeFormat().resolvedOptions().timeZone, ...ZONES])];
+
+/**
+ * Every filter of the changes endpoint; applied together on submit (empty fields are left out). The day range is
+ * read in a zone the viewer picks, the config's by default; the zone is sent only with a day.
+ */
+export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
   const tables = useQuery<{ airtableTables: Array<{ restId: string; name: string }> }>(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
-  const [draft, setDraft] = useState<ChangeFilter>({});
+  // From the filter in force: the page shows this form again once the filtered page has loaded.
+  const [draft, setDraft] = useState<ChangeFilter>(applied);
+  const zone = draft.timezone ?? timezone;
   const set = (key: keyof ChangeFilter) => (event: Event) => setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });
   const submit = (event: Event) => {
     event.preventDefault();
-    const filter = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as ChangeFilter;
-    onApply(filter.from || filter.to ? { ...filter, timezone } : filter);
+    const { timezone: _picked, ...filter } = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as ChangeFilter;
+    onApply(filter.from || filter.to ? { ...filter, timezone: zone } : filter);
   };
   const options = (values: string[], none: string) => [
     <option key="" value="">
@@ -86,11 +103,21 @@ export function ChangeFilters({ baseId, timezone, onApply }: { baseId: string; t
         <input id="f-user" type="email" value={draft.userEmail ?? ''} onInput={set('userEmail')} />
       </div>
       <div class="field">
-        <label for="f-from">From day ({timezone})</label>
+        <label for="f-zone">Zone of the days</label>
+        <select id="f-zone" value={zone} onChange={set('timezone')}>
+          {zonesFor(timezone).map((z) => (
+            <option key={z} value={z}>
+              {z === timezone ? `${z} (the config’s)` : z}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="f-from">From day ({zone})</label>
         <input id="f-from" type="date" value={draft.from ?? ''} onInput={set('from')} />
       </div>
       <div class="field">
-        <label for="f-to">To day ({timezone})</label>
+        <label for="f-to">To day ({zone})</label>
         <input id="f-to" type="date" value={draft.to ?? ''} onInput={set('to')} />
       </div>
       <div class="apply">

@@ -86,6 +86,7 @@ export function AuditChangesPage({ id }: { id: string }) {
         <ChangeFilters
           baseId={config.baseId}
           timezone={config.timezone}
+          applied={filter}
           onApply={(next) => {
             setFilter(next);
             paging.reset();
