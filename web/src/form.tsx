@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
 type FieldProps = JSX.IntrinsicElements['input'] & { label: string; hint?: string };
 
@@ -30,3 +30,46 @@ export function ErrorMessage({ error }: { error: unknown }) {
 }
 
 export const inputValue = (event: Event) => (event.currentTarget as HTMLInputElement).value;
+export const selectValue = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
+
+/** A choice of the connected upstream account's bases, with its visible label and an empty first choice. */
+export function BaseSelect({ id, label, bases, value, onPick }: {
+  id: string;
+  label: string;
+  bases: Array<{ restId: string; name: string }>;
+  value: string;
+  onPick: (restId: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} required value={value} onChange={(e) => onPick(selectValue(e))}>
+        <option value="">Pick a base…</option>
+        {bases.map((b) => (
+          <option key={b.restId} value={b.restId}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A form's submit handler around a call: busy while it runs, its error kept to show (ErrorMessage) if it fails. */
+export function useSubmit(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, submit };
+}

@@ -1,7 +1,7 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
-import { ErrorMessage } from '../form.js';
+import { BaseSelect, ErrorMessage, selectValue } from '../form.js';
 import { Layout } from '../layout.js';
 import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link, navigate } from '../router.js';
@@ -36,7 +36,6 @@ type Data = {
   airtableBases: Array<{ restId: string; name: string }>;
 };
 
-const select = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
 
 /** The monitoring configs (paged, with their health) and a new one picked from the upstream's bases. */
 export function AuditConfigsPage() {
@@ -77,31 +76,11 @@ export function AuditConfigsPage() {
       <section aria-labelledby="new-config-heading">
         <h2 id="new-config-heading">Monitor a base</h2>
         <form onSubmit={submit} class="stacked">
-          <div class="field">
-            <label for="config-base">Base to monitor</label>
-            <select id="config-base" required value={baseId} onChange={(e) => setBaseId(select(e))}>
-              <option value="">Pick a base…</option>
-              {bases.map((b) => (
-                <option key={b.restId} value={b.restId}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="config-monitoring-base">Base for the Changes table</label>
-            <select id="config-monitoring-base" required value={monitoringBaseId} onChange={(e) => setMonitoringBaseId(select(e))}>
-              <option value="">Pick a base…</option>
-              {bases.map((b) => (
-                <option key={b.restId} value={b.restId}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <BaseSelect id="config-base" label="Base to monitor" bases={bases} value={baseId} onPick={setBaseId} />
+          <BaseSelect id="config-monitoring-base" label="Base for the Changes table" bases={bases} value={monitoringBaseId} onPick={setMonitoringBaseId} />
           <div class="field">
             <label for="config-scope">What to log</label>
-            <select id="config-scope" value={scope} onChange={(e) => setScope(select(e))}>
+            <select id="config-scope" value={scope} onChange={(e) => setScope(selectValue(e))}>
               <option value="ALL">Records and schema</option>
               <option value="RECORDS_ONLY">Records only</option>
               <option value="SCHEMA_ONLY">Schema only</option>
@@ -109,7 +88,7 @@ export function AuditConfigsPage() {
           </div>
           <div class="field">
             <label for="config-zone">Time zone</label>
-            <select id="config-zone" value={timezone} onChange={(e) => setTimezone(select(e))}>
+            <select id="config-zone" value={timezone} onChange={(e) => setTimezone(selectValue(e))}>
               {(ZONES.includes(timezone) ? ZONES : [timezone, ...ZONES]).map((z) => (
                 <option key={z} value={z}>
                   {z}

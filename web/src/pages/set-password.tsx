@@ -1,26 +1,16 @@
 import { useState } from 'preact/hooks';
 import { loadSession, setPassword, type Session } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue } from '../form.js';
+import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
 /** The page of the CLI's one-time link (`cli user create`): choose a password, and be signed in. */
 export function SetPasswordPage({ token, onSignedIn }: { token: string; onSignedIn: (session: Session) => void }) {
   const [password, setValue] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await setPassword(token, password);
-      const session = await loadSession();
-      if (session) onSignedIn(session);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    await setPassword(token, password);
+    const session = await loadSession();
+    if (session) onSignedIn(session);
+  });
   return (
     <main class="auth" id="main">
       <h1>Choose your password</h1>

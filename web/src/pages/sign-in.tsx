@@ -1,24 +1,12 @@
 import { useState } from 'preact/hooks';
 import { signIn, type Session } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue } from '../form.js';
+import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await signIn(email, password));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => onSignedIn(await signIn(email, password)));
   return (
     <main class="auth" id="main">
       <h1>Sign in to basewatch</h1>

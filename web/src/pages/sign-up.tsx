@@ -1,25 +1,13 @@
 import { useState } from 'preact/hooks';
 import { signUp, type Session } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue } from '../form.js';
+import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
 export function SignUpPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [accountName, setAccountName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await signUp(email, password, accountName.trim() || undefined));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => onSignedIn(await signUp(email, password, accountName.trim() || undefined)));
   return (
     <main class="auth" id="main">
       <h1>Create your basewatch account</h1>

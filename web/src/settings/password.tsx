@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { changePassword, loadSession } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue } from '../form.js';
+import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
 import { useSession } from '../session-context.js';
 
 /** Changing the password ends every other session; this one continues with a fresh cookie and CSRF token. */
@@ -8,25 +8,15 @@ export function PasswordSection() {
   const { session, setSession } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useSubmit(async () => {
     setDone(false);
-    try {
-      await changePassword(session.csrfToken, current, next);
-      setCurrent('');
-      setNext('');
-      setDone(true);
-      setSession(await loadSession());
-    } catch (failure) {
-      setError(failure);
-    }
-    setBusy(false);
-  };
+    await changePassword(session.csrfToken, current, next);
+    setCurrent('');
+    setNext('');
+    setDone(true);
+    setSession(await loadSession());
+  });
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>

@@ -1,7 +1,7 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
-import { ErrorMessage, Field, inputValue } from '../form.js';
+import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
 
 export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE'] as const;
 const COLUMN_EVENTS = new Set(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
@@ -19,7 +19,6 @@ interface Table {
   fields: Array<{ restId: string; name: string }>;
 }
 
-const select = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
 
 /** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
 export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: string; name: string }>; onCreated: () => void }) {
@@ -56,20 +55,16 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
     <section aria-labelledby="new-webhook-heading">
       <h2 id="new-webhook-heading">New webhook</h2>
       <form onSubmit={submit} class="stacked">
-        <div class="field">
-          <label for="webhook-base">Base</label>
-          <select id="webhook-base" required value={baseId} onChange={(e) => (setBaseId(select(e)), setTableId(''), setColumnId(''))}>
-            <option value="">Pick a base…</option>
-            {bases.map((b) => (
-              <option key={b.restId} value={b.restId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <BaseSelect
+          id="webhook-base"
+          label="Base"
+          bases={bases}
+          value={baseId}
+          onPick={(picked) => (setBaseId(picked), setTableId(''), setColumnId(''))}
+        />
         <div class="field">
           <label for="webhook-event">Event</label>
-          <select id="webhook-event" value={event} onChange={(e) => setEvent(select(e))}>
+          <select id="webhook-event" value={event} onChange={(e) => setEvent(selectValue(e))}>
             {EVENTS.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -80,7 +75,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         {!tableEvent && (
           <div class="field">
             <label for="webhook-table">Table</label>
-            <select id="webhook-table" required value={tableId} onChange={(e) => (setTableId(select(e)), setColumnId(''))}>
+            <select id="webhook-table" required value={tableId} onChange={(e) => (setTableId(selectValue(e)), setColumnId(''))}>
               <option value="">{baseId ? 'Pick a table…' : 'Pick a base first'}</option>
               {tables.data?.airtableTables.map((t) => (
                 <option key={t.restId} value={t.restId}>
@@ -93,7 +88,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         {COLUMN_EVENTS.has(event) && (
           <div class="field">
             <label for="webhook-column">Column (optional)</label>
-            <select id="webhook-column" value={columnId} onChange={(e) => setColumnId(select(e))}>
+            <select id="webhook-column" value={columnId} onChange={(e) => setColumnId(selectValue(e))}>
               <option value="">Any column</option>
               {table?.fields.map((f) => (
                 <option key={f.restId} value={f.restId}>
