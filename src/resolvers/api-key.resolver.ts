@@ -1,24 +1,18 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { z } from 'zod';
 import { notFound } from '../errors.js';
 import { accountInput } from '../services/account.input.js';
 import { CreateApiKeyInput, CreateApiKeyPayload, RevokeApiKeyInput, RevokeApiKeyPayload } from './api-key.inputs.js';
 import { requireAccount, type GraphqlContext } from './context.js';
-import { arraySource, compareTuples } from './relay/array-source.js';
+import { accountListCursors, accountListEdge, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
-import { cursorCodec } from './relay/cursor.js';
 import { restIdOf, toGlobalId } from './relay/global-id.js';
 import { paginate } from './relay/paginate.js';
 import { AccountType } from './types/account.type.js';
-import { ApiKeyConnection, type ApiKeyType, toApiKeyType } from './types/api-key.type.js';
+import { ApiKeyConnection, toApiKeyType } from './types/api-key.type.js';
 import { parseInput } from './validate-input.js';
 
 const LIST_PAGE = 50;
-
-type CreationKey = [createdAt: string, restId: string];
-const creationKey = (key: ApiKeyType): CreationKey => [key.createdAt.toISOString(), key.restId];
-const keyCursors = (accountId: string) => cursorCodec('api-keys', accountId, z.tuple([z.string(), z.string()]));
 
 /** The account's API keys for the settings page: `viewer.apiKeys`, createApiKey, revokeApiKey. */
 @Resolver(() => AccountType)
@@ -30,7 +24,7 @@ export class ApiKeyResolver {
     @Ctx() context: GraphqlContext,
   ): Promise<InstanceType<typeof ApiKeyConnection>> {
     const keys = (await context.services.accounts.activeKeys(account.restId)).map(toApiKeyType);
-    return paginate(args, arraySource(keys, creationKey, compareTuples), keyCursors(account.restId), LIST_PAGE);
+    return paginate(args, accountListSource(keys), accountListCursors('api-keys', account.restId), LIST_PAGE);
   }
 
   @Mutation(() => CreateApiKeyPayload, { description: 'Make an API key for the caller’s account; the payload shows the key once' })
@@ -46,7 +40,7 @@ export class ApiKeyResolver {
       clientMutationId: input.clientMutationId ?? null,
       key: apiKey,
       apiKey: node,
-      apiKeyEdge: { cursor: keyCursors(account.id).encode(creationKey(node)), node },
+      apiKeyEdge: accountListEdge('api-keys', account.id, node),
     };
   }
 

@@ -3,7 +3,7 @@ import { arraySource, compareTuples } from './array-source.js';
 import { cursorCodec, type CursorCodec } from './cursor.js';
 import type { KeysetSource } from './paginate.js';
 
-/** An item of one of the account's own lists (usage bases, monitoring configs, webhooks), oldest first. */
+/** An item of one of the account's own lists (usage bases, monitoring configs, webhooks, API keys), oldest first. */
 interface Listed {
   createdAt: Date;
   restId: string;
@@ -11,7 +11,7 @@ interface Listed {
 
 type CreationKey = [createdAt: string, restId: string];
 
-export type AccountList = 'usage-bases' | 'monitoring-configs' | 'webhooks';
+export type AccountList = 'usage-bases' | 'monitoring-configs' | 'webhooks' | 'api-keys';
 
 /**
  * Cursors of an account's list, keyed by creation instant and id. A filter (webhooks by base) only narrows the list,
