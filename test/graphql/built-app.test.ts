@@ -1,10 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/api-key.js';
-import { ROOT } from '../support/processes.js';
+import { ROOT, startBuiltService } from '../support/processes.js';
 import { codesOf, createGraphql } from './support/graphql-client.js';
 
 // Its own build, beside the e2e suite's dist/ (both may build at once): inside node_modules so that packages and
@@ -24,21 +24,10 @@ afterAll(() => {
 describe('GraphQL in the built service (plain node: decorators, import cycles, one graphql copy)', () => {
   it('answers queries, applies limits, serves the IDE, and leaves SIGTERM to the service', async () => {
     const apiKey = generateApiKey();
-    const child = spawn(process.execPath, [join(outDir, 'src/main.js')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: apiKey, DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
-        output += chunk;
-        const match = /running at (http:\/\/[\d.]+:\d+)/.exec(output);
-        if (match) resolve(match[1]);
-      });
-      void exited.then((code) => reject(new Error(`exited with ${code}`)));
-    });
+    const { child, url, exited } = await startBuiltService(
+      { BOOTSTRAP_API_KEY: apiKey, DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}` },
+      join(outDir, 'src/main.js'),
+    );
     const graphql = createGraphql(url, apiKey);
     const res = await graphql('{ viewer { name } airtableBases { restId } usageBases(last: 5) { nodes { id } pageInfo { hasNextPage } } }');
     expect(res.errors).toBeUndefined();

@@ -1,41 +1,24 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/processes.js';
+import { ROOT, startWithBanner } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
 
 const TOKEN = 'standalone-sandbox-token';
 
 /** `npm run sandbox`'s script, started as npm starts it, on an ephemeral port. */
 async function startStandalone(stateFile: string) {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', SANDBOX_TOKEN: TOKEN, SANDBOX_STATE_FILE: stateFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${stderr}`)), 20_000);
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /running at (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  const sandbox = await startWithBanner(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
+    PORT: '0',
+    SANDBOX_TOKEN: TOKEN,
+    SANDBOX_STATE_FILE: stateFile,
   });
   const stop = async () => {
-    child.kill('SIGTERM');
-    return exited;
+    sandbox.child.kill('SIGTERM');
+    return sandbox.exited;
   };
-  return { url, stop, banner: () => stdout };
+  return { url: sandbox.url, stop, banner: sandbox.output };
 }
 
 const call = async (url: string, token: string, init: RequestInit = {}) => {

@@ -10,13 +10,12 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the BUILT service (`node dist/src/main.js`) and waits for its start-up banner. */
-export async function startBuiltService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Starts a process that prints `running at http://…` once it listens (the service, the standalone sandbox) and waits
+ * for that URL. `env` is the whole environment besides PATH.
+ */
+export async function startWithBanner(command: string, args: string[], env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -35,6 +34,11 @@ export async function startBuiltService(env: Record<string, string>): Promise<Se
     void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
   });
   return { child, url, output: () => stdout, exited };
+}
+
+/** Starts the BUILT service (`node dist/src/main.js`, or `main` of another build) and waits for its start-up banner. */
+export function startBuiltService(env: Record<string, string>, main = 'dist/src/main.js'): Promise<ServiceProcess> {
+  return startWithBanner(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 }
 
 /** Runs `npm run --silent cli -- …` as a person would, returning its exit code and output. */

@@ -19,6 +19,29 @@ export function Field({ label, hint, ...input }: FieldProps) {
   );
 }
 
+/** A password being chosen, with the API's rules as its hint and its length bound (the API checks the rest). */
+export function NewPasswordField({ label, name, value, onValue, note }: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  note?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      type="password"
+      name={name}
+      autocomplete="new-password"
+      required
+      minLength={10}
+      hint={`At least 10 characters, and not your e-mail.${note ? ` ${note}` : ''}`}
+      value={value}
+      onInput={(e) => onValue(inputValue(e))}
+    />
+  );
+}
+
 /** The API's error message, announced when it appears. */
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { loadSession, setPassword, type Session } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
+import { ErrorMessage, NewPasswordField, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
 /** The page of the CLI's one-time link (`cli user create`): choose a password, and be signed in. */
@@ -18,17 +18,7 @@ export function SetPasswordPage({ token, onSignedIn }: { token: string; onSigned
         <p class="error">This link has no token: ask your operator for a new one.</p>
       ) : (
         <form onSubmit={submit}>
-          <Field
-            label="New password"
-            type="password"
-            name="password"
-            autocomplete="new-password"
-            required
-            minLength={10}
-            hint="At least 10 characters, and not your e-mail."
-            value={password}
-            onInput={(e) => setValue(inputValue(e))}
-          />
+          <NewPasswordField label="New password" name="password" value={password} onValue={setValue} />
           <ErrorMessage error={error} />
           <button type="submit" disabled={busy}>
             Set password and sign in

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { signUp, type Session } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
+import { ErrorMessage, Field, inputValue, NewPasswordField, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
 export function SignUpPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -13,17 +13,7 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: (session: Session) => v
       <h1>Create your basewatch account</h1>
       <form onSubmit={submit}>
         <Field label="E-mail" type="email" name="email" autocomplete="email" required value={email} onInput={(e) => setEmail(inputValue(e))} />
-        <Field
-          label="Password"
-          type="password"
-          name="password"
-          autocomplete="new-password"
-          required
-          minLength={10}
-          hint="At least 10 characters, and not your e-mail."
-          value={password}
-          onInput={(e) => setPassword(inputValue(e))}
-        />
+        <NewPasswordField label="Password" name="password" value={password} onValue={setPassword} />
         <Field label="Account name (optional)" name="accountName" autocomplete="organization" hint="Your team; your e-mail if left empty." value={accountName} onInput={(e) => setAccountName(inputValue(e))} />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>

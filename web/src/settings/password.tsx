@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { changePassword, loadSession } from '../auth-api.js';
-import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
+import { ErrorMessage, Field, inputValue, NewPasswordField, useSubmit } from '../form.js';
 import { useSession } from '../session-context.js';
 
 /** Changing the password ends every other session; this one continues with a fresh cookie and CSRF token. */
@@ -23,17 +23,7 @@ export function PasswordSection() {
       <form onSubmit={submit} class="stacked">
         <input type="email" name="username" autocomplete="username" value={session.user.email} readOnly hidden />
         <Field label="Current password" type="password" name="currentPassword" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(inputValue(e))} />
-        <Field
-          label="New password"
-          type="password"
-          name="newPassword"
-          autocomplete="new-password"
-          required
-          minLength={10}
-          hint="At least 10 characters, and not your e-mail. Your other sessions end."
-          value={next}
-          onInput={(e) => setNext(inputValue(e))}
-        />
+        <NewPasswordField label="New password" name="newPassword" value={next} onValue={setNext} note="Your other sessions end." />
         <div>
           <button type="submit" disabled={busy}>
             Change password
