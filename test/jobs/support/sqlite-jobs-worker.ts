@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../../../src/database.js';
 import { SqliteJobRepository } from '../../../src/jobs/backends/sqlite/index.js';
 
@@ -22,6 +23,9 @@ if (mode === 'lock') {
     const job = await repository.getNextJobToRun('contended', new Date(), new Date(0), undefined, undefined);
     if (!job) break;
     ids.push(String(job._id));
+    // A job takes a moment to run, as in a real worker; without it, on a loaded machine two processes could drain
+    // the queue before the third is scheduled at all, and the test would prove no contention.
+    await sleep(4);
   }
 } else {
   for (let round = 0; round < 5; round++) {
