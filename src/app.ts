@@ -93,7 +93,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
     }),
   );
 
-  // The busiest reads first: every router a request passes costs its path matching.
+  // The busiest first: every router a request passes costs its path matching.
+  if (graphql) app.use(graphql.router);
   app.use(createUsageRouter(services));
   app.use(createChangesRouter(services));
   app.use(createMonitoringRouter(services));
@@ -102,7 +103,6 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(createOAuthReturnRouter(services));
   app.use(createConnectionRouter(services));
   app.use(createAuthRouter(services, secureCookie));
-  if (graphql) app.use(graphql.router);
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.

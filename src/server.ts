@@ -32,6 +32,8 @@ export interface RunningServer {
   /** How a person gets in (settled before the first request is served). */
   access: StartupAccess;
   scheduler: Scheduler;
+  /** /graphql, unless GRAPHQL is off. */
+  graphql?: GraphqlGateway;
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
 }
@@ -165,7 +167,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         await db.destroy();
       })());
 
-    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, close };
+    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, graphql, close };
   } catch (error) {
     server.close();
     await graphql?.stop().catch(() => undefined);

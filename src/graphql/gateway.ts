@@ -14,12 +14,14 @@ import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
-import { compiledExecutionGateway } from './execution/executor.js';
+import { CompiledExecutor, compiledExecutionGateway } from './execution/executor.js';
 import { dropPlainFieldResolvers } from './execution/plain-fields.js';
+import { GraphqlFastPath } from './fast-path.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
 import { limitsPlugin } from './limits.js';
+import { PreparedQueries } from './prepared-queries.js';
 import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
@@ -28,6 +30,8 @@ export interface GraphqlGateway {
   /** /graphql (Apollo; Sandbox for a browser) and the offline IDE; mount after the app's JSON parser and `authenticate`. */
   router: Router;
   schema: GraphQLSchema;
+  /** Requests answered by the fast path (fast-path.ts) since start: the rest went through Apollo's pipeline. */
+  fastPathAnswers(): number;
   /** Serves subscriptions (graphql-ws) on the HTTP server's port. */
   listen(server: Server): void;
   stop(): Promise<void>;
@@ -52,9 +56,11 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
   const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
+  const executor = new CompiledExecutor(schema);
+  const prepared = new PreparedQueries();
   const apollo = new ApolloServer<GraphqlContext>({
     // Queries and mutations run from compiled plans (execution/executor.ts); Apollo still parses, validates and runs the plugins.
-    gateway: compiledExecutionGateway(schema),
+    gateway: compiledExecutionGateway(schema, executor),
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
     // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no
@@ -71,23 +77,32 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
       // the execution time of a 30-day snapshot page).
       ApolloServerPluginCacheControlDisabled(),
       responseCachePlugin(),
+      prepared.plugin(),
     ],
   });
   await apollo.start();
 
+  const fastPath = new GraphqlFastPath({ schema, prepared, executor, limits });
   const router = Router();
-  router.use(createIdeRouter());
   router.all(
     '/graphql',
     requireApiKey(config.graphql.introspection),
     bodyForApollo,
-    graphqlHttpHandler(apollo, (res) => createContext(services, events, res.locals.account), responseCache(config, services), new DocumentGuard(config.graphql.document)),
+    graphqlHttpHandler({
+      apollo,
+      createContext: (res) => createContext(services, events, res.locals.account),
+      cache: responseCache(config, services),
+      guard: new DocumentGuard(config.graphql.document),
+      fastPath,
+    }),
   );
+  router.use(createIdeRouter());
 
   let subscriptions: SubscriptionServer | undefined;
   return {
     router,
     schema,
+    fastPathAnswers: () => fastPath.answered,
     listen: (server) => {
       subscriptions = serveSubscriptions(server, {
         schema,

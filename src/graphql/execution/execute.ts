@@ -139,6 +139,8 @@ function completeList(execution: Execution, plan: ListPlan, type: GraphQLObjectT
   if (execution.splices && value instanceof PreShapedList && sameKeys(spliceKeysOf(execution.scope, plan), value.keys)) {
     return execution.splices.add(value.bytes);
   }
+  const rendered = execution.splices && Array.isArray(value) ? renderedList(execution.scope, plan, value) : undefined;
+  if (rendered) return execution.splices!.addList(rendered);
   if (typeof value !== 'object' || value === null || typeof (value as Iterable<unknown>)[Symbol.iterator] !== 'function') {
     throw new GraphQLError(`Expected Iterable, but did not find one for field "${type.name}.${field.name}".`);
   }
@@ -174,6 +176,22 @@ function completeObject(execution: Execution, plan: ObjectPlan, type: GraphQLObj
     return isTypeOf instanceof Promise ? isTypeOf.then(check) : check(isTypeOf);
   }
   return executeFields(execution, objectType, fieldsOf(execution.scope, plan), value as Source, path);
+}
+
+/** The rendered texts of a list of kept rows under a pure selection, when every row has one (else the rows complete one by one). */
+function renderedList(scope: PlanScope, plan: ListPlan, rows: unknown[]): Buffer[] | undefined {
+  const item = plan.item.kind === ValueKind.NonNull ? plan.item.inner : plan.item;
+  if (item.kind !== ValueKind.Object || rows.length === 0) return undefined;
+  const fields = fieldsOf(scope, item);
+  if (!isPureSelection(scope, fields)) return undefined;
+  const rendered: Buffer[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const text = isKept(row) ? renderedRow(fields, row as object) : undefined;
+    if (text === undefined) return undefined;
+    rendered[i] = text;
+  }
+  return rendered;
 }
 
 /** A kept row under a pure selection is completed once and spliced as text from then on (rendered-rows.ts). */

@@ -29,38 +29,55 @@ const PLANS_PER_DOCUMENT = 50;
 
 /**
  * Apollo Server 5 takes no executor option; a gateway is how a server supplies one. This one serves the local schema
- * and runs queries and mutations from plans compiled once per document (execute.ts); subscriptions over HTTP,
- * introspection and documents without a single selected operation go to graphql-js as before.
+ * and runs operations with the compiled executor; the HTTP handler's fast path (graphql/fast-path.ts) runs the same.
  */
-export function compiledExecutionGateway(schema: GraphQLSchema): Gateway {
+export function compiledExecutionGateway(schema: GraphQLSchema, executor: CompiledExecutor): Gateway {
+  const run: GatewayExecutor = ({ document, operation, request, context }) =>
+    executor.execute({ document, operation, operationName: request.operationName, variables: request.variables, context, splices: request.http ? splicesOf(context) : undefined });
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
       return () => {};
     },
-    load: async () => ({ executor: createExecutor(schema) }),
+    load: async () => ({ executor: run }),
     stop: async () => {},
   };
 }
 
-function createExecutor(schema: GraphQLSchema): GatewayExecutor {
-  const documents = new WeakMap<DocumentNode, DocumentPlans>();
-  return async ({ document, operation, request, context }) => {
+export interface OperationToRun {
+  document: DocumentNode;
+  /** The operation Apollo (or the fast path) selected; none, graphql-js reports why. */
+  operation: OperationDefinitionNode | undefined;
+  /** The name the request asked for, for graphql-js when it runs the operation. */
+  operationName: string | undefined;
+  variables: Record<string, unknown> | undefined;
+  context: unknown;
+  /** Where the executor may put rendered JSON for the HTTP handler to write as bytes; none, every value is in the result. */
+  splices: Splices | undefined;
+}
+
+/**
+ * Runs queries and mutations from plans compiled once per document (execute.ts); subscriptions over HTTP,
+ * introspection and documents without a single selected operation go to graphql-js.
+ */
+export class CompiledExecutor {
+  private readonly documents = new WeakMap<DocumentNode, DocumentPlans>();
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  async execute({ document, operation, operationName, variables: given, context, splices }: OperationToRun): Promise<ExecutionResult> {
+    const { schema } = this;
     const rootType = operation && operation.operation !== 'subscription' ? schema.getRootType(operation.operation) : undefined;
-    if (!operation || !rootType) return fallback(schema, document, request, context);
-    const variables = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 50 });
+    if (!operation || !rootType) return fallback(schema, document, given, operationName, context);
+    const variables = getVariableValues(schema, operation.variableDefinitions ?? [], given ?? {}, { maxErrors: 50 });
     if (variables.errors) return { errors: variables.errors };
-    let plans = documents.get(document);
-    if (!plans) documents.set(document, (plans = documentPlans(document)));
+    let plans = this.documents.get(document);
+    if (!plans) this.documents.set(document, (plans = documentPlans(document)));
     const plan = operationPlan(schema, plans, operation, variables.coerced);
-    if (!plan.fields) return fallback(schema, document, request, context);
+    if (!plan.fields) return fallback(schema, document, given, operationName, context);
     const scope = { ...plan.scope, variables: variables.coerced };
-    return executeOperation(
-      { scope, operation, fragments: plans.fragments, context, errors: [], splices: request.http ? splicesOf(context) : undefined },
-      rootType,
-      plan.fields,
-    );
-  };
+    return executeOperation({ scope, operation, fragments: plans.fragments, context, errors: [], splices }, rootType, plan.fields);
+  }
 }
 
 function operationPlan(schema: GraphQLSchema, plans: DocumentPlans, operation: OperationDefinitionNode, variables: Record<string, unknown>) {
@@ -88,13 +105,15 @@ function documentPlans(document: DocumentNode): DocumentPlans {
   return { fragments, directiveVariables: [...directiveVariables], operations: new Map() };
 }
 
-type Request = Parameters<GatewayExecutor>[0]['request'];
-
 /** graphql-js, exactly as Apollo runs it without a gateway. */
-function fallback(schema: GraphQLSchema, document: DocumentNode, request: Request, context: unknown): Promise<ExecutionResult> {
-  return Promise.resolve(
-    execute({ schema, document, contextValue: context, variableValues: request.variables, operationName: request.operationName }),
-  );
+function fallback(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variableValues: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  context: unknown,
+): Promise<ExecutionResult> {
+  return Promise.resolve(execute({ schema, document, contextValue: context, variableValues, operationName }));
 }
 
 /** The HTTP handler's splices for the request, on its context (GraphqlContext.splices); none, no splicing. */

@@ -19,7 +19,7 @@ class SplicedJson {
  * answer is never built as one string and encoded again.
  */
 export class Splices {
-  private readonly parts: Buffer[] = [];
+  private readonly parts: Array<Buffer | Buffer[]> = [];
 
   get used(): boolean {
     return this.parts.length > 0;
@@ -29,21 +29,41 @@ export class Splices {
     return new SplicedJson(`${PREFIX}${this.parts.push(typeof json === 'string' ? Buffer.from(json) : json) - 1}`);
   }
 
-  /** A value as JSON bytes, with its spliced texts in place. */
-  render(value: unknown): Buffer {
-    return this.fill(JSON.stringify(value));
+  /** A JSON array of these texts, written as they are between brackets and commas: one token for a whole page of rows. */
+  addList(items: Buffer[]): SplicedJson {
+    return new SplicedJson(`${PREFIX}${this.parts.push(items) - 1}`);
   }
 
-  /** JSON text with every token of these splices replaced by its bytes. */
-  fill(text: string): Buffer {
+  /** A value as JSON bytes, with its spliced texts in place. */
+  render(value: unknown): Buffer {
+    return Buffer.concat(this.chunks(JSON.stringify(value)));
+  }
+
+  /** JSON text as the byte chunks to write, with every token of these splices replaced by its bytes (not copied). */
+  chunks(text: string): Buffer[] {
     const chunks: Buffer[] = [];
     let at = 0;
     for (const match of text.matchAll(TOKEN)) {
-      chunks.push(Buffer.from(text.slice(at, match.index)), this.parts[Number(match[1])]);
+      if (match.index > at) chunks.push(Buffer.from(text.slice(at, match.index)));
+      const part = this.parts[Number(match[1])];
+      if (Buffer.isBuffer(part)) chunks.push(part);
+      else pushList(chunks, part);
       at = match.index + match[0].length;
     }
-    if (at === 0) return Buffer.from(text);
-    chunks.push(Buffer.from(text.slice(at)));
-    return Buffer.concat(chunks);
+    if (at < text.length) chunks.push(Buffer.from(at === 0 ? text : text.slice(at)));
+    return chunks;
   }
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+function pushList(chunks: Buffer[], items: Buffer[]): void {
+  chunks.push(OPEN);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(items[i]);
+  }
+  chunks.push(CLOSE);
 }
