@@ -15,6 +15,7 @@ import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './rest/http/cors.js';
 import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
+import { leanJsonBody } from './rest/http/lean-json-body.js';
 import { optionsResponder, type Endpoint } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   graphql?: GraphqlGateway;
 }
 
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
 export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql }: AppDeps): Express {
   const app = express();
@@ -71,7 +74,8 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(optionsResponder(graphql ? [...allRoutes, ...GRAPHQL_ENDPOINT] : allRoutes));
 
   app.use(createNotificationRouter(services));
-  app.use(express.json({ limit: '1mb', verify: requireUtf8 }));
+  if (graphql) app.use(leanJsonBody('/graphql', JSON_BODY_LIMIT_BYTES));
+  app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: requireUtf8 }));
   const secureCookie = config.publicUrl?.startsWith('https:') ?? false;
   app.use(authenticate(services.accounts, services.sessions, secureCookie));
   app.use(requireCsrfToken());

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASES } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -85,6 +86,28 @@ describe('/graphql answers in its own shape before GraphQL runs', () => {
     const res = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: '{"query": ' });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text)).toEqual({ errors: [{ message: 'Malformed JSON in request body', extensions: { code: 'invalid_request' } }] });
+  });
+
+  it('400 for JSON that is not an object and for bytes that are not UTF-8, as REST says it', async () => {
+    const headers = { ...auth(), 'content-type': 'application/json; charset=utf-8' };
+    const text = await raw('POST', '/graphql', { headers, body: ' "{ __typename }"' });
+    expect(text.status).toBe(400);
+    expect(JSON.parse(text.text)).toEqual({ errors: [{ message: 'The request body must be a JSON object', extensions: { code: 'invalid_request' } }] });
+    const latin1 = Buffer.concat([Buffer.from('{"query":"{ __typename }","operationName":"'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const bytes = await raw('POST', '/graphql', { headers, body: latin1 });
+    expect(bytes.status).toBe(400);
+    expect(JSON.parse(bytes.text)).toEqual({ errors: [{ message: 'Request body is not valid UTF-8', extensions: { code: 'invalid_request' } }] });
+  });
+
+  it('reads a body in the other forms express.json() takes: charset spelled otherwise, gzip', async () => {
+    const query = JSON.stringify({ query: '{ __typename }' });
+    const answered = { data: { __typename: 'Query' } };
+    for (const type of ['application/json', 'Application/JSON; charset="UTF-8"', 'application/json;charset=utf-8']) {
+      const res = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': type }, body: query });
+      expect(JSON.parse(res.text), type).toEqual(answered);
+    }
+    const gzipped = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(query) });
+    expect(JSON.parse(gzipped.text)).toEqual(answered);
   });
 });
 

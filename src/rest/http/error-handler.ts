@@ -60,8 +60,13 @@ const INVALID_UTF8 = 'encoding.invalid_utf8';
  * U+FFFD for every invalid byte sequence.
  */
 export function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
-  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(body)) throw Object.assign(new Error('invalid UTF-8'), { type: INVALID_UTF8 });
+  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(body)) throw invalidUtf8Error();
 }
+
+export const invalidUtf8Error = () => Object.assign(new Error('invalid UTF-8'), { type: INVALID_UTF8 });
+
+/** What body-parser's strict JSON parser fails with: its `body` tells malformed JSON from a top level that is not an object. */
+export const jsonParseError = (text: string) => Object.assign(new Error('invalid JSON body'), { type: 'entity.parse.failed', status: 400, body: text });
 
 export function errorHandler(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
