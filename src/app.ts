@@ -7,6 +7,9 @@ import { AppError, notFound } from './errors.js';
 import type { Logger } from './logger.js';
 import type { Agenda } from 'agenda';
 import type { GraphqlGateway } from './graphql/gateway.js';
+import { httpMetrics } from './metrics/http-metrics.js';
+import { createMetricsRouter } from './metrics/metrics.routes.js';
+import type { Metrics } from './metrics/registry.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createAuthRouter } from './rest/auth.routes.js';
@@ -47,17 +50,20 @@ export interface AppDeps {
   agenda?: Agenda;
   /** /graphql and its IDE, behind the same key check and budget as REST. */
   graphql?: GraphqlGateway;
+  /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
+  metrics: Metrics;
 }
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql, metrics }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
   app.set('etag', false);
 
+  app.use(httpMetrics(metrics));
   app.use(requestLog(logger));
   app.use((_req, res, next) => {
     if (!isShuttingDown()) return next();
@@ -67,6 +73,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
+  if (config.adminToken) app.use(createMetricsRouter(config.adminToken, metrics.registry));
   app.use(createWebAssetsRouter());
   // From here on the APIs: CORS headers on every answer (errors included), preflights answered before authentication.
   const cors = corsPolicy(config.corsOrigins);

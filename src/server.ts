@@ -10,6 +10,7 @@ import { openDatabase } from './database.js';
 import type { Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
 import { createScheduler, type Scheduler } from './jobs/agenda.js';
+import { createMetrics, type Metrics } from './metrics/registry.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
@@ -34,6 +35,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** /graphql, unless GRAPHQL is off. */
   graphql?: GraphqlGateway;
+  /** This process's metrics (served at /metrics with ADMIN_TOKEN; a cluster primary aggregates `metrics.registry`). */
+  metrics: Metrics;
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   try {
     const secretKey = loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
+    const metrics = createMetrics(dataSource);
     const sandbox =
       config.upstream.mode === 'sandbox'
         ? createSandbox({
@@ -97,6 +101,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         lockoutMs: config.upstream.lockoutMs,
         retryBaseDelayMs: config.upstream.retryBaseDelayMs,
         logger,
+        onAttempt: metrics.upstreamAttempted,
       });
     // Without a deployment token the shared client only ever says so: accounts work through their own connections.
     const upstream = clientForToken(config.upstream.token ?? { userKey: 'none', current: () => Promise.reject(upstreamNotConnected()) });
@@ -115,7 +120,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       notificationUrl:
         config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,
     });
-    scheduler = await createScheduler(config, dataSource, services, logger);
+    services.webhookDispatcher.onAttempted(metrics.webhookAttempted);
+    scheduler = await createScheduler(config, dataSource, services, logger, metrics);
     graphql = await createGraphqlGateway({ config, services, logger });
     const gateway = graphql;
     let shuttingDown = false;
@@ -129,6 +135,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       isShuttingDown: () => shuttingDown,
       agenda: scheduler.agenda,
       graphql,
+      metrics,
       readiness: {
         check: async () => {
           if (shuttingDown || !db.isInitialized) return false;
@@ -167,7 +174,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         await db.destroy();
       })());
 
-    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, graphql, close };
+    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, graphql, metrics, close };
   } catch (error) {
     server.close();
     await graphql?.stop().catch(() => undefined);

@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { safeError } from '../logger.js';
+import { countJobRuns } from '../metrics/job-metrics.js';
+import type { Metrics } from '../metrics/registry.js';
 import type { Services } from '../services.js';
 import { SqliteBackend } from './backends/sqlite/index.js';
 import { defineAuditJobs } from './audit.jobs.js';
@@ -27,7 +29,13 @@ export interface Scheduler {
  * scheduler); otherwise the service's own database: our SQLite backend, or Agenda's PostgreSQL backend when
  * DATABASE_URL is PostgreSQL. All job definitions are made here.
  */
-export async function createScheduler(config: Config, dataSource: DataSource, services: Services, logger: Logger): Promise<Scheduler> {
+export async function createScheduler(
+  config: Config,
+  dataSource: DataSource,
+  services: Services,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<Scheduler> {
   const { backend, close, ping } = await openBackend(config, dataSource);
   const agenda = new Agenda({
     backend,
@@ -38,6 +46,7 @@ export async function createScheduler(config: Config, dataSource: DataSource, se
     maxConcurrency: 20,
   });
   agenda.on('error', (error: Error) => logger.error({ err: safeError(error) }, 'scheduler error'));
+  countJobRuns(agenda, metrics);
 
   services.usageSchedule.attach(new AgendaUsageJobStore(agenda));
   defineCountUsageJob(agenda, services.usageSchedule, logger, {

@@ -16,7 +16,8 @@ export function createAdminRouter(adminToken: string, agenda: Agenda): Router {
   return router;
 }
 
-function requireAdminToken(adminToken: string) {
+/** The operator pages' check (also /metrics): the admin token, or 401 with a Basic challenge. */
+export function requireAdminToken(adminToken: string) {
   const expected = Buffer.from(adminToken);
   return (req: Request, res: Response, next: NextFunction) => {
     const presented = Buffer.from(presentedToken(req.headers.authorization) ?? '');

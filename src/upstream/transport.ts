@@ -17,7 +17,7 @@ import {
   repeatabilityOfStatus,
   type Repeatability,
 } from './retry-policy.js';
-import type { TokenSource, UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
+import type { TokenSource, UpstreamAttempt, UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
 import { CONNECTION_ERROR, INVALID_RESPONSE, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
 import { sendInSlot } from './wire-instant.js';
 
@@ -58,6 +58,7 @@ export class UpstreamTransport {
   private readonly retryBaseDelayMs: number;
   private readonly timeoutMs: number;
   private readonly logger?: UpstreamLogger;
+  private readonly onAttempt?: (attempt: UpstreamAttempt) => void;
 
   constructor(options: UpstreamClientOptions) {
     this.apiBaseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -68,6 +69,7 @@ export class UpstreamTransport {
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.logger = options.logger;
+    this.onAttempt = options.onAttempt;
   }
 
   url(path: string, query?: string): string {
@@ -90,6 +92,7 @@ export class UpstreamTransport {
       call.signal?.throwIfAborted();
       this.stats.requests += 1;
       const result = await sendInSlot(slot, () => this.attempt(call, token.token));
+      this.onAttempt?.({ method: call.method, path: call.path, outcome: outcomeOf(result) });
       if (result.ok) return this.parse(call, result.text, attempt);
 
       const { failure } = result;
@@ -181,6 +184,11 @@ export class UpstreamTransport {
       cause: failure.cause,
     });
   }
+}
+
+function outcomeOf(result: AttemptResult): UpstreamAttempt['outcome'] {
+  if (result.ok) return 'ok';
+  return result.failure.status === 429 ? 'rate_limited' : 'error';
 }
 
 function statusFailure(response: Response, text: string): AttemptFailure {

@@ -135,6 +135,16 @@ export interface UpstreamClientOptions {
   /** Per attempt, default 30,000. */
   timeoutMs?: number;
   logger?: UpstreamLogger;
+  /** Told how every attempt ended (the service's metrics). */
+  onAttempt?: (attempt: UpstreamAttempt) => void;
+}
+
+/** One HTTP exchange with the upstream: `rate_limited` is a 429, `error` any other failure (status, network, time-out). */
+export interface UpstreamAttempt {
+  method: string;
+  /** Below `/v0`, ids included. */
+  path: string;
+  outcome: 'ok' | 'rate_limited' | 'error';
 }
 
 export interface UpstreamStats {

@@ -2,7 +2,7 @@ import { safeError, type Logger } from '../../logger.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
 import type { DeliveryStore, LeasedDelivery } from './delivery-store.js';
 import type { SendResult, WebhookHttpSender } from './http-sender.js';
-import { outcomeOf } from './retry-policy.js';
+import { outcomeOf, type AttemptOutcome } from './retry-policy.js';
 import { signedHeaders } from './signature.js';
 import { UnsafeWebhookUrl, type WebhookUrlGuard } from './url-guard.js';
 import type { WebhookService } from './webhook.service.js';
@@ -35,6 +35,7 @@ export class DeliveryDispatcher {
   private pumpQueued = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly settled = new Set<() => void>();
+  private readonly attemptListeners: Array<(outcome: AttemptOutcome) => void> = [];
 
   constructor(
     private readonly store: DeliveryStore,
@@ -65,6 +66,11 @@ export class DeliveryDispatcher {
   async sweep(): Promise<void> {
     if (!this.running) return;
     await this.pump();
+  }
+
+  /** Tells `listener` how each attempt ended, once its POST is over (the service's metrics). */
+  onAttempted(listener: (outcome: AttemptOutcome) => void): void {
+    this.attemptListeners.push(listener);
   }
 
   /** Stops taking deliveries and waits for those in flight, up to the deadline; their leases cover the rest. */
@@ -154,6 +160,7 @@ export class DeliveryDispatcher {
     const result = await this.send(item);
     sent();
     const outcome = outcomeOf(result, delivery.retryStep, this.options.retryScheduleMs);
+    for (const listener of this.attemptListeners) listener(outcome);
     const deactivation = await this.recorder.record({ leased: item, attemptedAt, result, outcome });
     if (deactivation) await this.webhooks.deactivate(webhook, deactivation);
   }
