@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import { authenticate } from './auth/authenticate.js';
 import { requireCsrfToken } from './auth/csrf.js';
 import type { Config } from './config.js';
@@ -50,6 +50,8 @@ export interface AppDeps {
   agenda?: Agenda;
   /** /graphql and its IDE, behind the same key check and budget as REST. */
   graphql?: GraphqlGateway;
+  /** Where each key's request budget is kept; none: this process's memory (shared-state.ts). */
+  budgetStore?: Store;
   /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
   metrics: Metrics;
 }
@@ -57,7 +59,7 @@ export interface AppDeps {
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql, metrics }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql, metrics, budgetStore }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -90,6 +92,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
     rateLimit({
       windowMs: 60_000,
       limit: config.apiRateLimitPerMinute,
+      store: budgetStore,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       skip: (_req, res) => !res.locals.apiKeyId && !res.locals.sessionId,

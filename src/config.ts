@@ -91,6 +91,14 @@ const envSchema = z.object({
       .default('sqlite:data/basewatch.sqlite')
       .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), 'must be sqlite:<path> or postgres://…'),
   ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\/.+/.test(v), 'must be redis://… or rediss://…')
+      .optional(),
+  ),
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('basewatch:')),
   BOOTSTRAP_API_KEY: z.preprocess(
     emptyToUndefined,
     z.string().regex(/^sk_[A-Za-z0-9_-]{32,}$/, 'must be sk_ followed by at least 32 base62/base64url characters').optional(),
@@ -171,6 +179,8 @@ export interface Config {
   port: number;
   host: string;
   database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  /** The state replicas share (upstream limiters, request budgets, subscription events); none: this process's memory. */
+  redis?: { url: string; keyPrefix: string };
   /** Folder for local state: the SQLite file and a generated secret key. */
   dataDir: string;
   bootstrapApiKey?: string;
@@ -318,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_DELIVERY_RETENTION,
     },
     adminToken: e.ADMIN_TOKEN,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
     corsOrigins: e.CORS_ORIGINS,
     signup: e.SIGNUP ?? (sandboxMode ? 'open' : 'closed'),
     graphql: {

@@ -20,6 +20,7 @@ import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
 import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
+import { openSharedState, type SharedState } from './shared-state.js';
 
 export interface RunningServer {
   server: Server;
@@ -64,9 +65,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let sandboxToClose: Sandbox | undefined;
   let scheduler: Scheduler | undefined;
   let graphql: GraphqlGateway | undefined;
+  let shared: SharedState | undefined;
   try {
     const secretKey = loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
+    shared = await openSharedState(config, logger);
+    const upstreamLimiter = shared.upstreamLimiter;
     const metrics = createMetrics(dataSource);
     const sandbox =
       config.upstream.mode === 'sandbox'
@@ -100,6 +104,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         maxRetries: config.upstream.maxRetries,
         lockoutMs: config.upstream.lockoutMs,
         retryBaseDelayMs: config.upstream.retryBaseDelayMs,
+        limiter: upstreamLimiter,
         logger,
         onAttempt: metrics.upstreamAttempted,
       });
@@ -122,11 +127,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     });
     services.webhookDispatcher.onAttempted(metrics.webhookAttempted);
     scheduler = await createScheduler(config, dataSource, services, logger, metrics);
-    graphql = await createGraphqlGateway({ config, services, logger });
+    graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay });
     const gateway = graphql;
     let shuttingDown = false;
     const db = dataSource;
     const jobs = scheduler;
+    const state = shared;
     const app = createApp({
       config,
       services,
@@ -136,11 +142,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       agenda: scheduler.agenda,
       graphql,
       metrics,
+      budgetStore: shared.budgetStore(),
       readiness: {
         check: async () => {
           if (shuttingDown || !db.isInitialized) return false;
           await db.query('SELECT 1');
-          return jobs.isReady();
+          return (await jobs.isReady()) && (await state.answers());
         },
       },
     });
@@ -172,6 +179,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         sandbox?.close();
         await internalSandbox?.close();
         await db.destroy();
+        await state.close();
       })());
 
     return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, graphql, metrics, close };
@@ -182,6 +190,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     sandboxToClose?.close();
     await internalSandbox?.close();
     await dataSource?.destroy().catch(() => undefined);
+    await shared?.close().catch(() => undefined);
     throw error;
   }
 }

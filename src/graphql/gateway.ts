@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
+import { localEventRelay, type EventRelay } from './event-relay.js';
 import { CompiledExecutor, compiledExecutionGateway } from './execution/executor.js';
 import { dropPlainFieldResolvers } from './execution/plain-fields.js';
 import { GraphqlFastPath } from './fast-path.js';
@@ -41,17 +42,21 @@ interface GatewayDeps {
   config: Config;
   services: Services;
   logger: Logger;
+  /** How the services' events reach subscribers: this process's hub, or every replica's (shared-state.ts). */
+  eventRelay?: (hub: EventHub) => Promise<EventRelay>;
 }
 
 /** GraphQL over the same services as REST (CONTRACT §6). */
-export async function createGraphqlGateway({ config, services, logger }: GatewayDeps): Promise<GraphqlGateway> {
+export async function createGraphqlGateway({ config, services, logger, eventRelay = async (hub) => localEventRelay(hub) }: GatewayDeps): Promise<GraphqlGateway> {
   const events = new EventHub();
-  const stopFeeding = services.snapshots.onRecorded((event) => events.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
+  const relay = await eventRelay(events);
+  const stopFeeding = services.snapshots.onRecorded((event) => relay.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
   // Ingestion keeps its listeners for good (no way to remove one): this one goes quiet once the gateway stops.
   let feedingChanges = true;
   services.changeIngest.onEntriesLogged((configId, entries) => {
-    if (!feedingChanges || !events.hasSubscribers(CHANGE_LOGGED, configId)) return;
-    for (const entry of entries) events.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
+    // Subscribers elsewhere are unknown here: only a process-local relay can skip a config nobody listens to.
+    if (!feedingChanges || (relay.local && !events.hasSubscribers(CHANGE_LOGGED, configId))) return;
+    for (const entry of entries) relay.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
   });
   const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
   const format = createErrorFormatter(logger);
@@ -118,6 +123,7 @@ export async function createGraphqlGateway({ config, services, logger }: Gateway
     stop: async () => {
       stopFeeding();
       feedingChanges = false;
+      await relay.close();
       await subscriptions?.close();
       await apollo.stop();
     },

@@ -1,14 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { parseErrorBody } from './error-body.js';
-import {
-  acquireSlot,
-  DEFAULT_LOCKOUT_MS,
-  DEFAULT_REQUESTS_PER_SECOND,
-  fingerprint,
-  lockOut,
-  type RateLimitScope,
-} from './rate-limiter.js';
+import { processLimiter, type UpstreamLimiter } from './limiter.js';
+import { DEFAULT_LOCKOUT_MS, DEFAULT_REQUESTS_PER_SECOND, fingerprint, type RateLimitScope } from './rate-limiter.js';
 import {
   backoffDelay,
   mayRepeat,
@@ -59,6 +53,7 @@ export class UpstreamTransport {
   private readonly timeoutMs: number;
   private readonly logger?: UpstreamLogger;
   private readonly onAttempt?: (attempt: UpstreamAttempt) => void;
+  private readonly limiter: UpstreamLimiter;
 
   constructor(options: UpstreamClientOptions) {
     this.apiBaseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -70,6 +65,7 @@ export class UpstreamTransport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.logger = options.logger;
     this.onAttempt = options.onAttempt;
+    this.limiter = options.limiter ?? processLimiter;
   }
 
   url(path: string, query?: string): string {
@@ -87,7 +83,7 @@ export class UpstreamTransport {
     let renewed = false;
     for (let attempt = 1; ; attempt += 1) {
       call.signal?.throwIfAborted();
-      const slot = await acquireSlot(scope);
+      const slot = await this.limiter.acquire(scope);
       if (call.signal?.aborted) slot.sent();
       call.signal?.throwIfAborted();
       this.stats.requests += 1;
@@ -105,7 +101,7 @@ export class UpstreamTransport {
       }
       if (failure.status === 429) {
         this.stats.rateLimited += 1;
-        lockOut(scope, Math.max(this.lockoutMs, failure.retryAfterMs ?? 0));
+        this.limiter.lockOut(scope, Math.max(this.lockoutMs, failure.retryAfterMs ?? 0));
       }
       if (attempt > this.maxRetries || !mayRepeat(failure.repeatability, call.idempotent ?? true)) {
         throw this.toError(call, failure, attempt);

@@ -1,3 +1,4 @@
+import type { UpstreamLimiter } from './limiter.js';
 /** Shapes of the upstream platform (Airtable Web API or the sandbox), as the client returns them. */
 
 /** `none | read | comment | edit | create` today; kept open because the platform may add levels. */
@@ -137,6 +138,8 @@ export interface UpstreamClientOptions {
   logger?: UpstreamLogger;
   /** Told how every attempt ended (the service's metrics). */
   onAttempt?: (attempt: UpstreamAttempt) => void;
+  /** Where the platform's budgets are kept; this process's memory unless replicas share them (redis-limiter.ts). */
+  limiter?: UpstreamLimiter;
 }
 
 /** One HTTP exchange with the upstream: `rate_limited` is a 429, `error` any other failure (status, network, time-out). */

@@ -10,7 +10,7 @@ import { webBuildDir } from './web-files.js';
  * browser opening an unknown /usage/… path gets the API's JSON, not the application).
  */
 const API_SEGMENTS = new Set([
-  'webhooks', 'usage', 'airtable', 'monitoring-config', 'upstream', 'connection', 'oauth', 'auth', 'healthz', 'readyz',
+  'webhooks', 'usage', 'airtable', 'monitoring-config', 'upstream', 'connection', 'oauth', 'auth', 'healthz', 'readyz', 'metrics',
   'openapi.json', 'graphql', 'docs', 'sandbox', 'admin', 'assets',
 ]);
 
