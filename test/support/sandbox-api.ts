@@ -7,9 +7,12 @@ export interface Actor {
   name?: string;
 }
 
-/** The sandbox's own API, called as an outside user would (bypassing basewatch), to make upstream changes. */
-export function sandboxApi(serviceUrl: string, token = DEFAULT_SANDBOX_TOKEN) {
-  const root = `${serviceUrl}/sandbox/airtable/v0`;
+/**
+ * The sandbox's own API, called as an outside user would (bypassing basewatch), to make upstream changes: the one a
+ * service serves at /sandbox/airtable, or a standalone sandbox at `sandboxUrl` (`npm run sandbox`).
+ */
+export function sandboxApi(serviceUrl: string, token = DEFAULT_SANDBOX_TOKEN, sandboxUrl = `${serviceUrl}/sandbox/airtable`) {
+  const root = `${sandboxUrl}/v0`;
   async function call(method: string, path: string, body?: unknown, actor: Actor = {}) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';

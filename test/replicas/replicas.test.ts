@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { generateApiKey } from '../../src/auth/api-key.js';
+import { allChanges } from '../audit/audit-support.js';
+import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
+import { createHttp, type Http } from '../support/http.js';
+import { ADMIN_URL, admin } from '../support/postgres.js';
+import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
+import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
+import { sandboxApi } from '../support/sandbox-api.js';
+
+const available = (await admin('SELECT 1')) && (await redisAvailable());
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const SANDBOX_TOKEN = 'replicas-sandbox-token';
+const REPLICAS = 3;
+
+const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
+const prefix = testKeyPrefix('replicas');
+const apiKey = generateApiKey();
+let sandbox: ServiceProcess;
+const replicas: ServiceProcess[] = [];
+const http: Http[] = [];
+const clients: Client[] = [];
+
+/** The standalone sandbox's control API. */
+async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${sandbox.url}/_control/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+const stats = () => control<{ requests: number; rateLimited: number; byBase: Record<string, { requests: number; rateLimited: number }> }>('GET', 'stats');
+
+/**
+ * Three replicas as a deployment runs them (`tsx src/main.ts`, each its own process) on one PostgreSQL database and
+ * one Redis prefix, against one standalone sandbox (`npm run sandbox`'s script) in real-upstream mode.
+ */
+describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${database}`);
+    sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
+    const env = {
+      DATABASE_URL: Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString(),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      AIRTABLE_API_URL: sandbox.url,
+      AIRTABLE_TOKEN: SANDBOX_TOKEN,
+      BOOTSTRAP_API_KEY: apiKey,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANDBOX_STATE_FILE: 'off',
+      // Jobs run on every replica, quickly: ingestion by polling (no PUBLIC_URL for the upstream's pings).
+      SCHEDULER_RUN_JOBS: 'true',
+      JOBS_PROCESS_EVERY_MS: '100',
+      AUDIT_POLL_INTERVAL_SECONDS: '1',
+      AUDIT_WRITE_RETRY_BASE_MS: '200',
+      AUDIT_WRITE_MAX_RETRY_MS: '1000',
+      UPSTREAM_RETRY_BASE_DELAY_MS: '50',
+    };
+    // One after the other: the first migrates the database.
+    for (let i = 0; i < REPLICAS; i++) {
+      replicas.push(await startWithBanner(TSX, ['src/main.ts'], env));
+      http.push(createHttp(replicas[i].url, apiKey));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const client of clients) await client.dispose();
+    for (const process of [...replicas, sandbox]) process?.child.kill('SIGTERM');
+    await Promise.all([...replicas, sandbox].map((process) => process?.exited));
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await dropKeys(prefix);
+  }, 60_000);
+
+  it('counts a base once when all three are asked at the same time: one runs, the others answer 409', async () => {
+    const baseId = await upstreamBaseId(http[0], DEMO_BASES.catalog);
+    const tracked = await http[0]('POST', '/usage/bases', { body: { baseId } });
+    expect(tracked.status).toBe(201);
+    // Slow answers keep the first count running while the others ask.
+    await control('PUT', 'faults', { latencyMs: 300 });
+    try {
+      const runs = await Promise.all(http.map((call) => call('POST', `/usage/bases/${tracked.body.base.id}/run`)));
+      expect(runs.map((run) => run.status).sort()).toEqual([200, 409, 409]);
+    } finally {
+      await control('PUT', 'faults', { latencyMs: 0 });
+    }
+  });
+
+  it('keeps to one base’s 5 requests a second together: no 429 while all three read it at once', async () => {
+    const baseId = await upstreamBaseId(http[1], DEMO_BASES.marketing);
+    const before = (await stats()).byBase[baseId] ?? { requests: 0, rateLimited: 0 };
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 18 }, (_, i) => http[i % REPLICAS]('GET', `/airtable/bases/${baseId}/tables`)),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    expect(answers.map((answer) => answer.status)).toEqual(Array(18).fill(200));
+    const after = (await stats()).byBase[baseId]!;
+    expect(after.requests - before.requests).toBe(18);
+    expect(after.rateLimited - before.rateLimited).toBe(0);
+    // Three separate budgets would have taken one second; one shared budget takes more than three.
+    expect(seconds).toBeGreaterThan(3);
+  });
+
+  it('tells a change ingested by one replica to the subscribers of all three, and logs it once', async () => {
+    // The test's own calls to the base share its budget with the replicas': only theirs is under test here.
+    await control('PUT', 'faults', { rateLimitPerSecond: 1_000 });
+    const baseId = await upstreamBaseId(http[0], DEMO_BASES.marketing);
+    const monitoringBaseId = await upstreamBaseId(http[0], DEMO_BASES.changeLog);
+    const created = await http[0]('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
+    expect(created.status).toBe(201);
+    const configId: string = created.body.config.id;
+    const api = sandboxApi('', SANDBOX_TOKEN, sandbox.url);
+    const [table] = await api.schema(baseId);
+    const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
+
+    const subscriptions = replicas.map((replica) => {
+      const client = createClient({ url: `${replica.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, retryAttempts: 0 });
+      clients.push(client);
+      return client.iterate<{ changeLogged: { recordId: string | null } }>({
+        query: 'subscription($id: ID!) { changeLogged(monitoringConfigId: $id) { recordId } }',
+        variables: { id: configId },
+      });
+    });
+    // Let the subscriptions start, then make one change upstream.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const made = await api.createRecords(baseId, table!.id, [{ [primary.name]: 'Heard everywhere' }]);
+    const recordId = made.records[0].id as string;
+
+    const heard = await Promise.all(
+      subscriptions.map(async (events) => {
+        for (;;) {
+          const next = await Promise.race([events.next(), new Promise<undefined>((resolve) => setTimeout(resolve, 20_000, undefined))]);
+          if (!next || next.done) return false;
+          if (next.value.data?.changeLogged.recordId === recordId) return true;
+        }
+      }),
+    );
+    expect(heard).toEqual([true, true, true]);
+    const logged = (await allChanges(http[2], configId)).filter((change) => change.recordId === recordId);
+    expect(logged).toHaveLength(1);
+  }, 60_000);
+});
