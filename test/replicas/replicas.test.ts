@@ -11,6 +11,9 @@ import { ADMIN_URL, admin } from '../support/postgres.js';
 import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
+import { Receiver } from '../webhooks/support/receiver.js';
+import { deliveryEnv } from '../webhooks/support/webhook-support.js';
+import pg from 'pg';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -21,6 +24,8 @@ const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
 const prefix = testKeyPrefix('replicas');
 const apiKey = generateApiKey();
 let sandbox: ServiceProcess;
+let receiver: Receiver;
+let databaseUrl: string;
 const replicas: ServiceProcess[] = [];
 const http: Http[] = [];
 const clients: Client[] = [];
@@ -45,9 +50,12 @@ const stats = () => control<{ requests: number; rateLimited: number; byBase: Rec
 describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${database}`);
+    receiver = await new Receiver().start();
+    databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
     sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
     const env = {
-      DATABASE_URL: Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString(),
+      ...deliveryEnv(receiver.port),
+      DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
       AIRTABLE_API_URL: sandbox.url,
@@ -64,6 +72,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       AUDIT_WRITE_RETRY_BASE_MS: '200',
       AUDIT_WRITE_MAX_RETRY_MS: '1000',
       UPSTREAM_RETRY_BASE_DELAY_MS: '50',
+      USAGE_SPREAD_SECONDS: '0',
     };
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
@@ -76,6 +85,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     for (const client of clients) await client.dispose();
     for (const process of [...replicas, sandbox]) process?.child.kill('SIGTERM');
     await Promise.all([...replicas, sandbox].map((process) => process?.exited));
+    await receiver?.stop();
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await dropKeys(prefix);
   }, 60_000);
@@ -148,4 +158,71 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const logged = (await allChanges(http[2], configId)).filter((change) => change.recordId === recordId);
     expect(logged).toHaveLength(1);
   }, 60_000);
+
+  it('runs a day’s scheduled count once per base, whichever replicas poll the jobs', async () => {
+    await control('PUT', 'faults', { rateLimitPerSecond: 5 });
+    const baseId = await upstreamBaseId(http[0], DEMO_BASES.catalog);
+    const listed = await http[1]('GET', '/usage/bases');
+    const base = (listed.body.bases as Array<{ id: string; baseId: string }>).find((tracked) => tracked.baseId === baseId)!;
+    const before = (await stats()).byBase[baseId]!.requests;
+    // Due now: every replica's scheduler sees the job at its next poll.
+    await sql(`UPDATE agenda_jobs SET next_run_at = now() WHERE name = 'usage.count' AND data->>'usageBaseId' = $1`, [base.id]);
+    const runs = await until(
+      () => sql<{ status: string }>('SELECT status FROM usage_run WHERE usage_base_id = $1', [base.id]),
+      (rows) => rows.some((row) => row.status === 'ok'),
+    );
+    // Time for a second count to start, were one going to.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await sql('SELECT status FROM usage_run WHERE usage_base_id = $1', [base.id])).toEqual(runs);
+    expect(runs).toHaveLength(1);
+    // One count of the catalog: its schema, then 3 + 1 + 2 pages of records.
+    expect((await stats()).byBase[baseId]!.requests - before).toBe(7);
+  }, 30_000);
+
+  it('sends every webhook delivery once, in the order of the record’s changes', async () => {
+    await control('PUT', 'faults', { rateLimitPerSecond: 1_000 });
+    const baseId = await upstreamBaseId(http[0], DEMO_BASES.catalog);
+    const api = sandboxApi('', SANDBOX_TOKEN, sandbox.url);
+    const [table] = await api.schema(baseId);
+    const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
+    const created = await http[1]('POST', '/webhooks', {
+      body: { baseId, event: 'record_update', tableId: table!.id, columnId: primary.id, webhookUrl: receiver.url('/replicas'), coalesceUpdates: false },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { records } = await api.listRecords(baseId, table!.id, '?pageSize=1');
+    const recordId = (records[0] as { id: string }).id;
+    const values = ['first', 'second', 'third', 'fourth', 'fifth'];
+    for (const value of values) {
+      await api.updateRecords(baseId, table!.id, [{ id: recordId, fields: { [primary.name]: value } }]);
+      // Apart enough that each is a change of its own, not one coalesced update.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const delivered = await receiver.waitFor('/replicas', values.length, 30_000);
+    // Time for a duplicate to arrive, were one going to.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const all = receiver.received.filter((request) => request.path === '/replicas');
+    expect(all).toHaveLength(values.length);
+    expect(new Set(all.map((request) => request.headers['webhook-id'])).size).toBe(values.length);
+    expect(delivered.map((request) => (request.json.data.current as Record<string, unknown>)[primary.id])).toEqual(values);
+  }, 60_000);
 });
+
+async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
