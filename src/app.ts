@@ -46,6 +46,8 @@ export interface AppDeps {
   sandbox?: Sandbox;
   /** True once shutdown began: requests still arriving on kept-alive connections get a 503. */
   isShuttingDown: () => boolean;
+  /** True while the service drains before shutdown (SHUTDOWN_DRAIN_MS): requests are served, connections then closed. */
+  isDraining?: () => boolean;
   /** The scheduler, for the operator dashboard at /admin/jobs (mounted only with ADMIN_TOKEN). */
   agenda?: Agenda;
   /** /graphql and its IDE, behind the same key check and budget as REST. */
@@ -59,7 +61,7 @@ export interface AppDeps {
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, agenda, graphql, metrics, budgetStore }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, isDraining, agenda, graphql, metrics, budgetStore }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -68,6 +70,7 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   app.use(httpMetrics(metrics));
   app.use(requestLog(logger));
   app.use((_req, res, next) => {
+    if (isDraining?.()) res.setHeader('Connection', 'close');
     if (!isShuttingDown()) return next();
     res.setHeader('Connection', 'close');
     renderError(new AppError('unavailable', 'The service is shutting down'), res);

@@ -153,6 +153,7 @@ const envSchema = z.object({
   UPSTREAM_RETRY_BASE_DELAY_MS: integer(0, 60_000, 500),
   COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
+  SHUTDOWN_DRAIN_MS: integer(0, 600_000, 0),
   SCHEDULER_RUN_JOBS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   JOBS_PROCESS_EVERY_MS: integer(10, 600_000, 5_000),
   JOBS_LOCK_LIFETIME_MS: integer(1_000, 86_400_000, 600_000),
@@ -249,6 +250,11 @@ export interface Config {
   apiRateLimitPerMinute: number;
   countLockTtlMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM, how long to go on serving (with `Connection: close`) while /readyz already answers 503, so that a
+   * load balancer takes the replica out of rotation before it stops accepting requests. 0 on a laptop.
+   */
+  shutdownDrainMs: number;
   audit: {
     /** How often every watch is read without waiting for a ping (lost pings, no public URL). */
     pollIntervalMs: number;
@@ -347,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     audit: {
       pollIntervalMs: e.AUDIT_POLL_INTERVAL_SECONDS * 1000,
       retentionDays: e.AUDIT_RETENTION_DAYS,

@@ -130,6 +130,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay });
     const gateway = graphql;
     let shuttingDown = false;
+    /** Out of rotation (/readyz 503) and closing each connection after its answer, but still serving. */
+    let draining = false;
     const db = dataSource;
     const jobs = scheduler;
     const state = shared;
@@ -139,13 +141,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger,
       sandbox,
       isShuttingDown: () => shuttingDown,
+      isDraining: () => draining,
       agenda: scheduler.agenda,
       graphql,
       metrics,
       budgetStore: shared.budgetStore(),
       readiness: {
         check: async () => {
-          if (shuttingDown || !db.isInitialized) return false;
+          if (draining || shuttingDown || !db.isInitialized) return false;
           await db.query('SELECT 1');
           return (await jobs.isReady()) && (await state.answers());
         },
@@ -159,6 +162,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        if (config.shutdownDrainMs > 0) {
+          draining = true;
+          await sleep(config.shutdownDrainMs);
+        }
         shuttingDown = true;
         await gateway.stop();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

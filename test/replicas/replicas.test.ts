@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,9 @@ const apiKey = generateApiKey();
 let sandbox: ServiceProcess;
 let receiver: Receiver;
 let databaseUrl: string;
+let replicaEnv: Record<string, string>;
+/** The monitoring config the subscription test made (on the marketing base). */
+let marketingConfigId: string;
 const replicas: ServiceProcess[] = [];
 const http: Http[] = [];
 const clients: Client[] = [];
@@ -53,7 +57,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     receiver = await new Receiver().start();
     databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
     sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
-    const env = {
+    const env = (replicaEnv = {
       ...deliveryEnv(receiver.port),
       DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
@@ -73,7 +77,11 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       AUDIT_WRITE_MAX_RETRY_MS: '1000',
       UPSTREAM_RETRY_BASE_DELAY_MS: '50',
       USAGE_SPREAD_SECONDS: '0',
-    };
+      // Out of rotation for a moment before closing: the balancer below checks /readyz every 100 ms.
+      SHUTDOWN_DRAIN_MS: '500',
+      // The rolling restart's request stream is not about budgets.
+      API_RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
       replicas.push(await startWithBanner(TSX, ['src/main.ts'], env));
@@ -128,6 +136,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const created = await http[0]('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
     expect(created.status).toBe(201);
     const configId: string = created.body.config.id;
+    marketingConfigId = configId;
     const api = sandboxApi('', SANDBOX_TOKEN, sandbox.url);
     const [table] = await api.schema(baseId);
     const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
@@ -205,7 +214,145 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     expect(new Set(all.map((request) => request.headers['webhook-id'])).size).toBe(values.length);
     expect(delivered.map((request) => (request.json.data.current as Record<string, unknown>)[primary.id])).toEqual(values);
   }, 60_000);
+
+  it('loses nothing and logs nothing twice when replicas are killed (SIGKILL) amid ingestion and deliveries', async () => {
+    await control('PUT', 'faults', { rateLimitPerSecond: 1_000 });
+    const baseId = await upstreamBaseId(http[2], DEMO_BASES.marketing);
+    const api = sandboxApi('', SANDBOX_TOKEN, sandbox.url);
+    const [table] = await api.schema(baseId);
+    const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
+    const created = await http[2]('POST', '/webhooks', {
+      body: { baseId, event: 'record_update', tableId: table!.id, columnId: primary.id, webhookUrl: receiver.url('/killed'), coalesceUpdates: false },
+    });
+    expect(created.status, created.text).toBe(201);
+    // A slow receiver: deliveries are in flight when the replicas die.
+    receiver.answer = (request) => (request.path === '/killed' ? { status: 200, delayMs: 400 } : { status: 200 });
+    const { records } = await api.listRecords(baseId, table!.id, '?pageSize=1');
+    const recordId = (records[0] as { id: string }).id;
+    const values = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+    for (const [i, value] of values.entries()) {
+      await api.updateRecords(baseId, table!.id, [{ id: recordId, fields: { [primary.name]: value } }]);
+      if (i === 1) {
+        await receiver.waitFor('/killed', 1, 20_000);
+        // Two of three die at once, whatever they were doing; the third carries on.
+        for (const i of [0, 1]) replicas[i]!.child.kill('SIGKILL');
+        await Promise.all([replicas[0]!.exited, replicas[1]!.exited]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s).
+    await until(
+      async () => new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
+      (distinct) => distinct >= values.length,
+      60_000,
+    );
+    const deliveries = receiver.received.filter((request) => request.path === '/killed');
+    const firstOfEach = new Map<unknown, (typeof deliveries)[number]>();
+    for (const delivery of deliveries) if (!firstOfEach.has(delivery.headers['webhook-id'])) firstOfEach.set(delivery.headers['webhook-id'], delivery);
+    expect([...firstOfEach.values()].map((request) => (request.json.data.current as Record<string, unknown>)[primary.id])).toEqual(values);
+    // At least once: only a delivery in flight when its sender died comes again, with the same id and body.
+    expect(deliveries.length - firstOfEach.size).toBeLessThanOrEqual(2);
+    for (const delivery of deliveries) expect(delivery.body).toBe(firstOfEach.get(delivery.headers['webhook-id'])!.body);
+    // The audit log has each change once.
+    const logged = await until(
+      async () => (await allChanges(http[2], marketingConfigId)).filter((change) => change.recordId === recordId && change.eventType === 'record_update'),
+      (changes) => changes.length >= values.length,
+    );
+    expect(logged).toHaveLength(values.length);
+    receiver.answer = () => ({ status: 200 });
+    for (const i of [0, 1]) {
+      replicas[i] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
+      http[i] = createHttp(replicas[i]!.url, apiKey);
+    }
+  }, 120_000);
+
+  it('loses no request while each replica in turn is stopped (SIGTERM) and started again behind a balancer', async () => {
+    const balancer = new TestBalancer(() => replicas.map((replica) => replica.url));
+    await balancer.check();
+    const outcomes: Array<number | string> = [];
+    let streaming = true;
+    const stream = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (streaming) {
+          outcomes.push(await balancer.get('/usage/bases', { authorization: `Bearer ${apiKey}` }).then((res) => res.status, (error: Error) => error.message));
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }),
+    );
+    try {
+      for (let i = 0; i < REPLICAS; i++) {
+        replicas[i]!.child.kill('SIGTERM');
+        expect(await replicas[i]!.exited).toBe(0);
+        replicas[i] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
+        http[i] = createHttp(replicas[i]!.url, apiKey);
+        await until(() => send(replicas[i]!.url, '/readyz', {}), (res) => res.status === 200);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    } finally {
+      streaming = false;
+      await stream;
+      balancer.stop();
+    }
+    expect(outcomes.length).toBeGreaterThan(100);
+    expect(outcomes.filter((outcome) => outcome !== 200)).toEqual([]);
+  }, 90_000);
 });
+
+/**
+ * A load balancer as a test needs one: round robin over the replicas whose /readyz answered 200 at the last check
+ * (every 100 ms), kept-alive connections to each, as balancers keep them, and a request whose connection was refused
+ * (nothing was sent) tried on the next replica.
+ */
+class TestBalancer {
+  private ready = new Set<string>();
+  private next = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly upstreams: () => string[]) {
+    this.timer = setInterval(() => void this.check(), 100);
+  }
+
+  async check(): Promise<void> {
+    const ready = new Set<string>();
+    await Promise.all(
+      this.upstreams().map(async (url) => {
+        if ((await send(url, '/readyz', {}).catch(() => ({ status: 0 }))).status === 200) ready.add(url);
+      }),
+    );
+    this.ready = ready;
+  }
+
+  async get(path: string, headers: Record<string, string>): Promise<{ status: number }> {
+    for (let tries = 0; ; tries++) {
+      const choices = [...this.ready];
+      if (choices.length === 0) throw new Error('no replica in rotation');
+      const url = choices[this.next++ % choices.length]!;
+      try {
+        return await send(url, path, headers, agentFor(url));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED' || tries > 5) throw error;
+      }
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+const agents = new Map<string, Agent>();
+const agentFor = (url: string) => agents.get(url) ?? agents.set(url, new Agent({ keepAlive: true })).get(url)!;
+
+function send(url: string, path: string, headers: Record<string, string>, agent: Agent | false = false): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
