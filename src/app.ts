@@ -14,6 +14,7 @@ import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createAuthRouter } from './rest/auth.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
+import { sandboxProxy } from './cluster/sandbox-proxy.js';
 import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './rest/http/cors.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   readiness: Readiness;
   /** Mounted at /sandbox/airtable when the sandbox is the upstream. */
   sandbox?: Sandbox;
+  /** Where /sandbox/airtable is passed when the sandbox lives in another process (a cluster worker's primary). */
+  sandboxProxyTarget?: string;
   /** True once shutdown began: requests still arriving on kept-alive connections get a 503. */
   isShuttingDown: () => boolean;
   /** True while the service drains before shutdown (SHUTDOWN_DRAIN_MS): requests are served, connections then closed. */
@@ -56,12 +59,14 @@ export interface AppDeps {
   budgetStore?: Store;
   /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
   metrics: Metrics;
+  /** What /metrics answers; this process's registry unless a cluster's primary sums them (cluster/metrics.ts). */
+  gatherMetrics?: () => Promise<string>;
 }
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, isShuttingDown, isDraining, agenda, graphql, metrics, budgetStore }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, budgetStore }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -77,8 +82,9 @@ export function createApp({ config, services, logger, readiness, sandbox, isShut
   });
 
   if (sandbox) app.use('/sandbox/airtable', sandbox.router);
+  else if (sandboxProxyTarget) app.use('/sandbox/airtable', sandboxProxy(sandboxProxyTarget));
   if (config.adminToken && agenda) app.use(createAdminRouter(config.adminToken, agenda));
-  if (config.adminToken) app.use(createMetricsRouter(config.adminToken, metrics.registry));
+  if (config.adminToken) app.use(createMetricsRouter(config.adminToken, metrics.registry, gatherMetrics));
   app.use(createWebAssetsRouter());
   // From here on the APIs: CORS headers on every answer (errors included), preflights answered before authentication.
   const cors = corsPolicy(config.corsOrigins);

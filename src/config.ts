@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { DocumentBounds } from './graphql/document-bounds.js';
 
@@ -154,6 +155,13 @@ const envSchema = z.object({
   COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
   SHUTDOWN_DRAIN_MS: integer(0, 600_000, 0),
+  WEB_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('1')
+      .refine((v) => v === 'auto' || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64), 'must be auto or a whole number from 1 to 64'),
+  ),
   SCHEDULER_RUN_JOBS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   JOBS_PROCESS_EVERY_MS: integer(10, 600_000, 5_000),
   JOBS_LOCK_LIFETIME_MS: integer(1_000, 86_400_000, 600_000),
@@ -255,6 +263,8 @@ export interface Config {
    * load balancer takes the replica out of rotation before it stops accepting requests. 0 on a laptop.
    */
   shutdownDrainMs: number;
+  /** Serving processes on this host (WEB_CONCURRENCY; `auto`: one per core): more than one runs under node:cluster. */
+  webConcurrency: number;
   audit: {
     /** How often every watch is read without waiting for a ping (lost pings, no public URL). */
     pollIntervalMs: number;
@@ -354,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    webConcurrency: e.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(e.WEB_CONCURRENCY),
     audit: {
       pollIntervalMs: e.AUDIT_POLL_INTERVAL_SECONDS * 1000,
       retentionDays: e.AUDIT_RETENTION_DAYS,

@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, safeError } from './logger.js';
+import { createLogger, safeError, type Logger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 import { accessBanner } from './startup-access.js';
 
@@ -17,14 +20,19 @@ function readConfig(): Config {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
-  // Signals are taken from the start: one that arrives while starting stops the service once it is up.
-  let running: RunningServer | undefined;
+  if (config.webConcurrency > 1) return cluster.isPrimary ? runClusterPrimary(config, logger) : runClusterWorker(config, logger);
+  await runSingle(config, logger);
+}
+
+/** Stops on SIGTERM/SIGINT (one that arrives while starting stops the service once it is up), then exits. */
+function stopOnSignals(logger: Logger, stopper: () => { stop(): Promise<void> } | undefined): () => void {
   let stopSignal: string | undefined;
   const stop = (signal: string) => {
     stopSignal ??= signal;
+    const running = stopper();
     if (!running) return;
     logger.info({ signal }, 'shutting down');
-    running.close().then(
+    running.stop().then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -37,11 +45,34 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  return () => {
+    if (stopSignal) stop(stopSignal);
+  };
+}
 
+async function runSingle(config: Config, logger: Logger): Promise<void> {
+  let running: RunningServer | undefined;
+  const started = stopOnSignals(logger, () => running && { stop: () => running!.close() });
   running = await startServer(config, logger);
   logger.info({ url: running.url, upstream: config.upstream.mode, database: config.database.type }, 'basewatch is listening');
   process.stdout.write(accessBanner(running.url, running.access, config.upstream.mode === 'sandbox' ? config.sandbox.token : undefined));
-  if (stopSignal) stop(stopSignal);
+  started();
+}
+
+async function runClusterPrimary(config: Config, logger: Logger): Promise<void> {
+  let primary: { stop(): Promise<void> } | undefined;
+  const started = stopOnSignals(logger, () => primary);
+  primary = await runPrimary(config, logger);
+  started();
+}
+
+async function runClusterWorker(config: Config, logger: Logger): Promise<void> {
+  let running: RunningServer | undefined;
+  const started = stopOnSignals(logger, () => running && { stop: () => running!.close() });
+  // Without its primary a worker has no sandbox, jobs or shared state: it stops as on SIGTERM.
+  process.once('disconnect', () => process.emit('SIGTERM'));
+  running = await runWorker(config, logger);
+  started();
 }
 
 main().catch((error: unknown) => {

@@ -20,7 +20,8 @@ import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
 import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { openSharedState, type SharedState } from './shared-state.js';
+import { openSharedState, type ClusterRole, type SharedState } from './shared-state.js';
+import { clusterMetricsOfWorker, serveClusterMetrics } from './cluster/metrics.js';
 
 export interface RunningServer {
   server: Server;
@@ -44,8 +45,16 @@ export interface RunningServer {
 
 const ABANDONED_ANSWER_GRACE_MS = 1_000;
 
+export interface StartOptions {
+  /**
+   * Under WEB_CONCURRENCY > 1 (cluster/primary.ts): the primary owns the sandbox and runs the jobs; a worker serves,
+   * with the sandbox at the primary's `ownerUrl`.
+   */
+  cluster?: ClusterRole & { ownerUrl?: string };
+}
+
 /** Starts the service. The port is bound first and answers 503 until everything is ready. */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   let handler: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ message: 'The service is starting', code: 'unavailable' }));
@@ -69,11 +78,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   try {
     const secretKey = loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
-    shared = await openSharedState(config, logger);
+    shared = await openSharedState(config, logger, options.cluster);
+    const worker = options.cluster?.role === 'worker';
+    const remoteSandbox = worker && config.upstream.mode === 'sandbox' ? `${options.cluster!.ownerUrl}/sandbox/airtable` : undefined;
     const upstreamLimiter = shared.upstreamLimiter;
     const metrics = createMetrics(dataSource);
+    const gatherMetrics = clusterMetrics(options.cluster, metrics);
     const sandbox =
-      config.upstream.mode === 'sandbox'
+      config.upstream.mode === 'sandbox' && !remoteSandbox
         ? createSandbox({
             token: config.sandbox.token,
             demo: { scale: config.sandbox.demoScale },
@@ -97,7 +109,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
     const clientForToken = (token: string | TokenSource) =>
       new UpstreamClient({
-        baseUrl: config.upstream.apiUrl ?? `${internalSandbox!.url}/sandbox/airtable`,
+        baseUrl: config.upstream.apiUrl ?? remoteSandbox ?? `${internalSandbox!.url}/sandbox/airtable`,
         token,
         requestsPerSecond: config.upstream.requestsPerSecond,
         timeoutMs: config.upstream.timeoutMs,
@@ -111,7 +123,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // Without a deployment token the shared client only ever says so: accounts work through their own connections.
     const upstream = clientForToken(config.upstream.token ?? { userKey: 'none', current: () => Promise.reject(upstreamNotConnected()) });
     const publicUrl = config.publicUrl ?? url;
-    const oauthUrl = config.oauth.url ?? (sandbox ? `${publicUrl}/sandbox/airtable` : undefined);
+    const oauthUrl = config.oauth.url ?? (sandbox || remoteSandbox ? `${publicUrl}/sandbox/airtable` : undefined);
     const services = createServices(dataSource, upstream, config, {
       secretKey,
       logger,
@@ -126,7 +138,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,
     });
     services.webhookDispatcher.onAttempted(metrics.webhookAttempted);
-    scheduler = await createScheduler(config, dataSource, services, logger, metrics);
+    // A worker plans jobs (they are rows of the shared store); its primary runs them.
+    const schedulerConfig = worker ? { ...config, jobs: { ...config.jobs, run: false } } : config;
+    scheduler = await createScheduler(schedulerConfig, dataSource, services, logger, metrics);
     graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay });
     const gateway = graphql;
     let shuttingDown = false;
@@ -140,11 +154,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       services,
       logger,
       sandbox,
+      sandboxProxyTarget: remoteSandbox,
       isShuttingDown: () => shuttingDown,
       isDraining: () => draining,
       agenda: scheduler.agenda,
       graphql,
       metrics,
+      gatherMetrics,
       budgetStore: shared.budgetStore(),
       readiness: {
         check: async () => {
@@ -200,6 +216,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await shared?.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Under WEB_CONCURRENCY the primary sums every process's metrics, and a worker's /metrics answers with the sum. */
+function clusterMetrics(cluster: StartOptions['cluster'], metrics: Metrics): (() => Promise<string>) | undefined {
+  if (cluster?.role === 'primary') serveClusterMetrics(cluster.channel, metrics.registry);
+  return cluster?.role === 'worker' ? clusterMetricsOfWorker(cluster.channel, metrics.registry) : undefined;
 }
 
 interface InternalSandbox {

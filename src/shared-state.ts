@@ -9,12 +9,16 @@ import type { EventHub } from './resolvers/support/event-hub.js';
 import { claimSoleReplica, type SoleReplicaClaim } from './sole-replica.js';
 import { processLimiter, type UpstreamLimiter } from './upstream/limiter.js';
 import { RedisUpstreamLimiter } from './upstream/redis-limiter.js';
+import { primaryEventRelay, workerEventRelay } from './cluster/events.js';
+import type { PrimaryChannel, WorkerChannel } from './cluster/ipc.js';
+import { serveLimiter, workerLimiter } from './cluster/limiter.js';
+import { ClusterMemoryStorePrimary, ClusterMemoryStoreWorker } from '@express-rate-limit/cluster-memory-store';
 
 /**
  * What replicas must agree on beyond the database: the platform's budgets (per base, per user, the lock-out after a
  * 429), each API key's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
- * any number of processes share it; without, it lives in this process, which must then be the only one on its
- * database (a second is refused on PostgreSQL; SQLite is one machine's file).
+ * any number of processes share it; without, it lives in this process (or, under WEB_CONCURRENCY, in the cluster's
+ * primary for its workers), which must then be the only one on its database (a second is refused on PostgreSQL).
  */
 export interface SharedState {
   upstreamLimiter: UpstreamLimiter;
@@ -26,9 +30,36 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-export async function openSharedState(config: Config, logger: Logger): Promise<SharedState> {
+/** This process's part in a cluster of processes on one host (WEB_CONCURRENCY > 1). */
+export type ClusterRole = { role: 'primary'; channel: PrimaryChannel } | { role: 'worker'; channel: WorkerChannel };
+
+export async function openSharedState(config: Config, logger: Logger, cluster?: ClusterRole): Promise<SharedState> {
+  if (!config.redis && cluster?.role === 'worker') {
+    // Within one host the primary keeps it all for its workers.
+    const { channel } = cluster;
+    return {
+      upstreamLimiter: workerLimiter(channel),
+      budgetStore: () => new ClusterMemoryStoreWorker({ prefix: 'budget' }),
+      eventRelay: async (hub) => workerEventRelay(channel, hub),
+      answers: async () => true,
+      close: async () => {},
+    };
+  }
   if (!config.redis) {
+    // The primary's claim covers its workers: the lock is the host's.
     const claim: SoleReplicaClaim | undefined = config.database.type === 'postgres' ? await claimSoleReplica(config.database.url) : undefined;
+    if (cluster?.role === 'primary') {
+      const { channel } = cluster;
+      serveLimiter(channel, processLimiter);
+      new ClusterMemoryStorePrimary().init();
+      return {
+        upstreamLimiter: processLimiter,
+        budgetStore: () => undefined,
+        eventRelay: async (hub) => primaryEventRelay(channel, hub),
+        answers: async () => true,
+        close: async () => claim?.release(),
+      };
+    }
     return {
       upstreamLimiter: processLimiter,
       budgetStore: () => undefined,

@@ -2,11 +2,14 @@ import { Router } from 'express';
 import type { Registry } from 'prom-client';
 import { requireAdminToken } from '../rest/admin.routes.js';
 
-/** GET /metrics in Prometheus' text format, behind ADMIN_TOKEN exactly like the job dashboard. */
-export function createMetricsRouter(adminToken: string, registry: Registry): Router {
+/**
+ * GET /metrics in Prometheus' text format, behind ADMIN_TOKEN exactly like the job dashboard. `gather` is this
+ * process's registry, or under WEB_CONCURRENCY the whole cluster's (cluster/metrics.ts).
+ */
+export function createMetricsRouter(adminToken: string, registry: Registry, gather: () => Promise<string> = () => registry.metrics()): Router {
   const router = Router();
   router.get('/metrics', requireAdminToken(adminToken), async (_req, res) => {
-    const body = await registry.metrics();
+    const body = await gather();
     res.set({ 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).send(body);
   });
   return router;

@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { generateApiKey } from '../../src/auth/api-key.js';
+import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
+import { DEMO_BASES } from '../support/factories.js';
+import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
+
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const dir = mkdtempSync(join(tmpdir(), 'basewatch-cluster-'));
+const apiKey = generateApiKey();
+let service: ServiceProcess;
+const clients: Client[] = [];
+/** Requests a minute per key: enough for the tests before the budget's own. */
+const BUDGET = 40;
+const ADMIN_TOKEN = 'cluster-admin-token-0123456789';
+
+/** One request on a connection of its own, so that node:cluster hands it to the next worker in turn. */
+function get(path: string, token = apiKey, method = 'GET'): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${service.url}${path}`, { method, headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${service.url}${path}`,
+      { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** The node processes below `pid` (tsx runs node as its child; node:cluster forks the workers from that), oldest first. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((line) => line.trim().split(/\s+/));
+  const below: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid, command] of rows) {
+      if (Number(ppid) !== parent) continue;
+      // tsx's esbuild service is a child too; only node processes serve.
+      if (command === 'node') below.push(Number(child));
+      walk(Number(child));
+    }
+  };
+  walk(pid);
+  return below;
+}
+
+async function until<T>(probe: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** WEB_CONCURRENCY=2 on the embedded default: SQLite, the built-in sandbox, no Redis. */
+describe('WEB_CONCURRENCY=2 on the embedded default', () => {
+  beforeAll(async () => {
+    service = await startWithBanner(TSX, ['src/main.ts'], {
+      WEB_CONCURRENCY: '2',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'cluster.sqlite')}`,
+      SANDBOX_STATE_FILE: 'off',
+      BOOTSTRAP_API_KEY: apiKey,
+      LOG_LEVEL: 'warn',
+      API_RATE_LIMIT_PER_MINUTE: String(BUDGET),
+      ADMIN_TOKEN,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) await client.dispose();
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shares the sandbox, the platform’s limits and subscription events between the workers', async () => {
+    // The primary (node under tsx) and its two workers.
+    expect(descendants(service.child.pid!)).toHaveLength(3);
+    const bases = await get('/airtable/bases');
+    const baseId = (bases.body.bases as Array<{ id: string; name: string }>).find((base) => base.name === DEMO_BASES.catalog)!.id;
+    const stats = async () => (await get('/sandbox/airtable/_control/stats', DEFAULT_SANDBOX_TOKEN)).body.byBase[baseId] ?? { requests: 0, rateLimited: 0 };
+    const before = await stats();
+    const started = Date.now();
+    const reads = await Promise.all(Array.from({ length: 12 }, () => get(`/airtable/bases/${baseId}/tables`)));
+    expect(reads.map((read) => read.status)).toEqual(Array(12).fill(200));
+    const after = await stats();
+    // One sandbox saw all 12, at the base's 5 a second: no 429, and more than two seconds for the lot.
+    expect(after.requests - before.requests).toBe(12);
+    expect(after.rateLimited - before.rateLimited).toBe(0);
+    expect(Date.now() - started).toBeGreaterThan(2_000);
+
+    const created = await post('/usage/bases', { baseId });
+    expect(created.status).toBe(201);
+    const usageBaseId: string = created.body.base.id;
+    // Two connections: node:cluster hands them to the two workers in turn.
+    const subscriptions = [0, 1].map(() => {
+      const client = createClient({ url: `${service.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, retryAttempts: 0 });
+      clients.push(client);
+      return client.iterate<{ snapshotRecorded: { date: string } }>({ query: 'subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { date } }', variables: { id: usageBaseId } });
+    });
+    const heard = subscriptions.map((events) => events.next());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const run = await post(`/usage/bases/${usageBaseId}/run`, {});
+    expect(run.status).toBe(200);
+    const answers = await Promise.all(heard.map((next) => Promise.race([next, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000, undefined))])));
+    expect(answers.map((answer) => answer?.value?.data?.snapshotRecorded.date)).toEqual([run.body.snapshotDate, run.body.snapshotDate]);
+  }, 30_000);
+
+  it('replaces a worker that crashed, and goes on serving', async () => {
+    const [primary, ...workers] = descendants(service.child.pid!);
+    expect(workers).toHaveLength(2);
+    process.kill(workers[0]!, 'SIGKILL');
+    const now = await until(
+      () => descendants(service.child.pid!),
+      (pids) => pids.length === 3 && !pids.includes(workers[0]!),
+    );
+    expect(now[0]).toBe(primary);
+    await until(
+      async () => (await Promise.all([0, 1, 2, 3].map(() => get('/healthz').then((res) => res.status, () => 0)))),
+      (statuses) => statuses.every((status) => status === 200),
+    );
+  }, 30_000);
+
+  it('spends one request budget per key across the workers', async () => {
+    const created = await post('/graphql', { query: 'mutation { createApiKey(input: { name: "budget" }) { key } }' });
+    const key: string = created.body.data.createApiKey.key;
+    const statuses: number[] = [];
+    for (let i = 0; i < BUDGET + 2; i++) statuses.push((await get('/usage/bases', key)).status);
+    // Two separate budgets would have let them all through.
+    expect(statuses).toEqual([...Array(BUDGET).fill(200), 429, 429]);
+  });
+
+  it('answers /metrics for the whole cluster: every worker’s requests summed', async () => {
+    const healthChecks = async () => {
+      const text = (await get('/metrics', ADMIN_TOKEN)).body as string;
+      const lines = text.split('\n').filter((line) => line.startsWith('basewatch_http_request_duration_seconds_count') && line.includes('route="/healthz"'));
+      return lines.reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+    };
+    const before = await healthChecks();
+    for (let i = 0; i < 6; i++) expect((await get('/healthz')).status).toBe(200);
+    // Handed to both workers in turn: one worker's own count would be 3.
+    expect((await healthChecks()) - before).toBe(6);
+  });
+
+  it('drains every worker and the primary on SIGTERM, and exits 0', async () => {
+    const pids = descendants(service.child.pid!);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    const alive = pids.filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  }, 60_000);
+});
