@@ -24,6 +24,8 @@ const MIN_PAGES_TO_MISS = 700;
 const P99_TARGET_MS = 25;
 const UNLOADED_SAMPLES = 30;
 const API_RATE_LIMIT_PER_MINUTE = '1000000';
+/** Issue 17: every row under p99 25 ms with two serving processes. */
+const WORKERS = [1, 2] as const;
 
 interface ChangePage {
   records: unknown[];
@@ -44,54 +46,99 @@ export async function runChangeLogBench(): Promise<ReportTable[]> {
     const seedMs = performance.now() - started;
     progress(`changes: seeded in ${seconds(seedMs)}, ${mib(log.fileBytes)}; building the service (tsc -p tsconfig.build.json)`);
     buildService();
-    const service = await startBuiltService({
-      DATABASE_URL: `sqlite:${databasePath}`,
-      BOOTSTRAP_API_KEY: apiKey,
-      LOG_LEVEL: 'warn',
-      API_RATE_LIMIT_PER_MINUTE,
-      // Reads only: no retention, polling or outbox work during the measurement.
-      SCHEDULER_RUN_JOBS: 'false',
-    });
-    try {
-      const scenarios = await scenariosFor(service.url, apiKey, log);
-      const unloaded: Array<[string, number, number]> = [];
-      const measured: Measured[] = [];
-      for (const scenario of scenarios) {
-        const target = `${service.url}${scenario.path}`;
-        const first = await send(target, { apiKey });
-        if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body.slice(0, 300)}`);
-        const records = (JSON.parse(first.body) as Partial<ChangePage>).records?.length ?? 0;
-        const samples = (scenario.paths ?? [scenario.path]).map((path) => `${service.url}${path}`);
-        unloaded.push([scenario.name, records, await unloadedMedian(samples, apiKey)]);
-        progress(`changes: ${scenario.name}, ${scenario.connections} clients, ${LOAD.seconds} s`);
-        const load = await runLoad({
-          ...LOAD,
-          url: target,
-          paths: scenario.paths,
-          apiKey,
-          connections: scenario.connections,
-          serverPid: service.pid,
-        });
-        measured.push({ scenario, bodyBytes: first.bytes, load });
+    let scenarios: Scenario[] | undefined;
+    const runs: WorkersRun[] = [];
+    for (const workers of WORKERS) {
+      const service = await startBuiltService({
+        DATABASE_URL: `sqlite:${databasePath}`,
+        BOOTSTRAP_API_KEY: apiKey,
+        LOG_LEVEL: 'warn',
+        API_RATE_LIMIT_PER_MINUTE,
+        // Reads only: no retention, polling or outbox work during the measurement.
+        SCHEDULER_RUN_JOBS: 'false',
+        WEB_CONCURRENCY: String(workers),
+      });
+      try {
+        scenarios ??= await scenariosFor(service.url, apiKey, log);
+        const unloaded: Array<[string, number, number]> = [];
+        const measured: Measured[] = [];
+        for (const scenario of scenarios) {
+          const target = `${service.url}${scenario.path}`;
+          const first = await send(target, { apiKey });
+          if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body.slice(0, 300)}`);
+          const records = (JSON.parse(first.body) as Partial<ChangePage>).records?.length ?? 0;
+          const samples = (scenario.paths ?? [scenario.path]).map((path) => `${service.url}${path}`);
+          unloaded.push([scenario.name, records, await unloadedMedian(samples, apiKey)]);
+          progress(`changes: WEB_CONCURRENCY=${workers}, ${scenario.name}, ${scenario.connections} clients, ${LOAD.seconds} s`);
+          const load = await runLoad({
+            ...LOAD,
+            url: target,
+            paths: scenario.paths,
+            apiKey,
+            connections: scenario.connections,
+            // The primary and its workers: CPU is summed over the process tree.
+            serverPid: service.pid,
+          });
+          measured.push({ scenario, bodyBytes: first.bytes, load });
+        }
+        if (workers === 1) measured.push(await bareReference(measured.find((m) => m.scenario.paths) ?? measured[0]));
+        runs.push({ workers, measured, unloaded });
+      } finally {
+        await stopService(service);
       }
-      measured.push(await bareReference(measured.find((m) => m.scenario.paths) ?? measured[0]));
-      const title = `Change log: ${count(LOG.entries)} entries of one config over ${LOG.days} days, GET /monitoring-config/{id}/changes?limit=${PAGE}, built service in its own process`;
-      return [
+    }
+    const title = (workers: number) =>
+      `Change log: ${count(LOG.entries)} entries of one config over ${LOG.days} days, GET /monitoring-config/{id}/changes?limit=${PAGE}, built service in its own process, WEB_CONCURRENCY=${workers}`;
+    return [
+      ...runs.map(({ workers, measured }) =>
         loadTable(
-          title,
+          title(workers),
           measured,
           `${LOAD.warmUpSeconds} s warm-up, then ${LOAD.seconds} s measured. A row without "different pages" sends one ` +
             'page over and over: after the first, the service answers it from its rendered pages, kept under the ' +
             'config’s changes version (a dashboard polling the newest changes). A "different pages" row cycles through ' +
             'more pages than that cache holds, so every request runs the query.',
         ),
-        capacityTable(measured),
-        unloadedTable(unloaded, log, seedMs),
-      ];
-    } finally {
-      await stopService(service);
-    }
+      ),
+      workersTable(runs),
+      capacityTable(runs[0].measured),
+      unloadedTable(runs[0].unloaded, log, seedMs),
+    ];
   });
+}
+
+interface WorkersRun {
+  workers: number;
+  measured: Measured[];
+  unloaded: Array<[string, number, number]>;
+}
+
+/** Each page at one worker and at two (node:cluster on this machine's two cores, the load generator beside them). */
+function workersTable(runs: WorkersRun[]): ReportTable {
+  const [one, two] = runs;
+  return {
+    title: `Change log: one serving process against ${two.workers} (WEB_CONCURRENCY), ${LOAD.connections} clients`,
+    headers: ['request', 'req/s (1)', `req/s (${two.workers})`, 'ratio', 'p99 (1)', `p99 (${two.workers})`, 'target', 'result'],
+    rows: two.measured.map(({ scenario, load }) => {
+      const single = one.measured.find((m) => m.scenario.name === scenario.name)!.load;
+      const target = scenario.p99TargetMs;
+      const failures = load.errors + load.non2xx;
+      return [
+        scenario.name,
+        single.requestsPerSecond.toFixed(0),
+        load.requestsPerSecond.toFixed(0),
+        `${(load.requestsPerSecond / single.requestsPerSecond).toFixed(2)}×`,
+        ms(single.p99),
+        ms(load.p99),
+        target ? `p99 < ${target} ms` : '—',
+        target ? (load.p99 < target && failures === 0 ? 'pass' : 'fail') : '—',
+      ];
+    }),
+    notes: [
+      `Both measured back to back on the same database. With ${two.workers} workers the cluster's primary holds no ` +
+        'port of its own; the machine has 2 cores for the workers and the load generator together.',
+    ],
+  };
 }
 
 /** The first scenario's user CPU per request and body, served by a bare node:http server under the same load. */

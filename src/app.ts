@@ -55,8 +55,8 @@ export interface AppDeps {
   agenda?: Agenda;
   /** /graphql and its IDE, behind the same key check and budget as REST. */
   graphql?: GraphqlGateway;
-  /** Where each key's request budget is kept; none: this process's memory (shared-state.ts). */
-  budgetStore?: Store;
+  /** Where request limits (each key's budget, sign-in failures) are kept, per prefix; none: this process's memory (shared-state.ts). */
+  limitStore?: (prefix: string) => Store | undefined;
   /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
   metrics: Metrics;
   /** What /metrics answers; this process's registry unless a cluster's primary sums them (cluster/metrics.ts). */
@@ -66,7 +66,7 @@ export interface AppDeps {
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, budgetStore }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, limitStore }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -101,7 +101,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
     rateLimit({
       windowMs: 60_000,
       limit: config.apiRateLimitPerMinute,
-      store: budgetStore,
+      store: limitStore?.('budget:'),
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       skip: (_req, res) => !res.locals.apiKeyId && !res.locals.sessionId,
@@ -125,7 +125,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createAirtableRouter(services));
   app.use(createOAuthReturnRouter(services));
   app.use(createConnectionRouter(services));
-  app.use(createAuthRouter(services, secureCookie));
+  app.use(createAuthRouter(services, secureCookie, limitStore));
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.

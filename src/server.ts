@@ -161,7 +161,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       graphql,
       metrics,
       gatherMetrics,
-      budgetStore: shared.budgetStore(),
+      limitStore: (prefix) => state.limitStore(prefix),
       readiness: {
         check: async () => {
           if (draining || shuttingDown || !db.isInitialized) return false;

@@ -22,8 +22,8 @@ import { ClusterMemoryStorePrimary, ClusterMemoryStoreWorker } from '@express-ra
  */
 export interface SharedState {
   upstreamLimiter: UpstreamLimiter;
-  /** A store for the per-key request budget (express-rate-limit); none: this process's memory. */
-  budgetStore(): Store | undefined;
+  /** A store for a request limit (express-rate-limit) under its own key prefix; none: this process's memory. */
+  limitStore(prefix: string): Store | undefined;
   eventRelay(hub: EventHub): Promise<EventRelay>;
   /** For /readyz: false while Redis does not answer. */
   answers(): Promise<boolean>;
@@ -39,7 +39,7 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
     const { channel } = cluster;
     return {
       upstreamLimiter: workerLimiter(channel),
-      budgetStore: () => new ClusterMemoryStoreWorker({ prefix: 'budget' }),
+      limitStore: (prefix) => new ClusterMemoryStoreWorker({ prefix }),
       eventRelay: async (hub) => workerEventRelay(channel, hub),
       answers: async () => true,
       close: async () => {},
@@ -54,7 +54,7 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
       new ClusterMemoryStorePrimary().init();
       return {
         upstreamLimiter: processLimiter,
-        budgetStore: () => undefined,
+        limitStore: () => undefined,
         eventRelay: async (hub) => primaryEventRelay(channel, hub),
         answers: async () => true,
         close: async () => claim?.release(),
@@ -62,7 +62,7 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
     }
     return {
       upstreamLimiter: processLimiter,
-      budgetStore: () => undefined,
+      limitStore: () => undefined,
       eventRelay: async (hub) => localEventRelay(hub),
       answers: async () => true,
       close: async () => claim?.release(),
@@ -81,10 +81,10 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
   redis.on('ready', () => void (reported = false));
   return {
     upstreamLimiter: new RedisUpstreamLimiter(redis),
-    budgetStore: () =>
+    limitStore: (prefix) =>
       new RedisStore({
         // The connection puts its key prefix before the store's own.
-        prefix: 'budget:',
+        prefix,
         sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
       }),
     eventRelay: async (hub) => {

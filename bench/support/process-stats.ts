@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Resident set size of another process in bytes (Linux /proc); undefined where /proc is unavailable. */
 export function processRss(pid: number): number | undefined {
@@ -11,8 +11,46 @@ export interface CpuTimes {
   systemMs: number;
 }
 
-/** CPU time another process has used so far, split into user and kernel (system) time. */
+/**
+ * CPU time another process and its live descendants have used so far (a cluster's workers included), split into
+ * user and kernel (system) time.
+ */
 export function processCpuTimes(pid: number): CpuTimes | undefined {
+  const own = singleProcessCpuTimes(pid);
+  if (!own) return undefined;
+  for (const child of descendantsOf(pid)) {
+    const times = singleProcessCpuTimes(child);
+    if (times) (own.userMs += times.userMs), (own.systemMs += times.systemMs);
+  }
+  return own;
+}
+
+/** The live processes below `pid`, from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  } catch {
+    return [];
+  }
+  const below: number[] = [];
+  const walk = (parent: number) => {
+    for (const child of parents.get(parent) ?? []) (below.push(child), walk(child));
+  };
+  walk(pid);
+  return below;
+}
+
+function singleProcessCpuTimes(pid: number): CpuTimes | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces, so fields are counted from its closing parenthesis.

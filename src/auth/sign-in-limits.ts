@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit, type Options } from 'express-rate-limit';
+import { rateLimit, type Options, type Store } from 'express-rate-limit';
 import { AppError } from '../errors.js';
 import { renderError } from '../rest/http/error-handler.js';
 
@@ -21,15 +21,16 @@ const emailOf = (req: Request): string | undefined => {
 };
 
 /**
- * Limits on the password endpoints, counting only failures (a person who signs in is not slowed down). In this
- * process's memory: with several processes (WEB_CONCURRENCY) each counts its own.
+ * Limits on the password endpoints, counting only failures (a person who signs in is not slowed down). Kept where
+ * `storeFor` says (Redis for replicas, the cluster's primary for its workers); none: this process's memory.
  */
-export function signInLimits(): { perIp: RequestHandler; perEmail: RequestHandler } {
+export function signInLimits(storeFor: (prefix: string) => Store | undefined = () => undefined): { perIp: RequestHandler; perEmail: RequestHandler } {
   const common = { windowMs: WINDOW_MS, skipSuccessfulRequests: true, standardHeaders: false, legacyHeaders: false, handler: refuse } as const;
   return {
-    perIp: rateLimit({ ...common, limit: FAILURES_PER_IP }),
+    perIp: rateLimit({ ...common, limit: FAILURES_PER_IP, store: storeFor('sign-in-ip:') }),
     perEmail: rateLimit({
       ...common,
+      store: storeFor('sign-in-email:'),
       limit: FAILURES_PER_EMAIL,
       skip: (req) => emailOf(req) === undefined,
       keyGenerator: (req) => `email:${emailOf(req)}`,

@@ -1,3 +1,4 @@
+import type { Store } from 'express-rate-limit';
 import { Router, type Request } from 'express';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import { signInLimits } from '../auth/sign-in-limits.js';
@@ -8,9 +9,9 @@ import { authRoutes as spec } from './auth.spec.js';
 import { mount } from './http/route.js';
 
 /** The web application's sign-in: the cookie is set and cleared here, every rule lives in the user services. */
-export function createAuthRouter({ users, sessions }: Services, secureCookie: boolean): Router {
+export function createAuthRouter({ users, sessions }: Services, secureCookie: boolean, limitStore?: (prefix: string) => Store | undefined): Router {
   const router = Router();
-  const limits = signInLimits();
+  const limits = signInLimits(limitStore);
   const signedIn = (req: Request, { token, view }: SignedIn) => {
     setSessionCookie(req.res!, token, secureCookie);
     return view;

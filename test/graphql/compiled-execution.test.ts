@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { createContext } from '../../src/resolvers/context.js';
 import { EventHub } from '../../src/resolvers/support/event-hub.js';
-import { appendChanges, type SeedChange } from '../support/change-entries.js';
+import { appendChanges, sampleChange, type SeedChange } from '../support/change-entries.js';
 import { DEMO_BASES, trackBase, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
@@ -17,18 +17,7 @@ let config: { id: string };
 /** graphql-js's own execute over a schema built the same way, with a context like the gateway's: the reference. */
 let reference: GraphQLSchema;
 
-const change = (i: number): SeedChange => ({
-  occurredAt: new Date(Date.parse('2026-03-01T20:00:00.000Z') + i * 60_000).toISOString(),
-  eventType: 'record_update',
-  tableId: 'tblTABLE00000000A',
-  recordId: `rec${String(i).padStart(14, '0')}`,
-  fieldIds: ['fldFIELD0000000A'],
-  source: 'client',
-  userEmail: 'ada@example.com',
-  before: { fldFIELD0000000A: `old ${i}`, nested: [1, null, 'x'] },
-  after: { fldFIELD0000000A: `new ${i}` },
-  monitoringRecordId: null,
-});
+const change = (i: number): SeedChange => sampleChange(i, { nested: [1, null, 'x'] });
 
 beforeAll(async () => {
   // Without the response cache, so that every request runs the compiled plans (a repeated one too).

@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendChanges, type SeedChange } from '../support/change-entries.js';
+import { appendChanges, sampleChange } from '../support/change-entries.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
 let config: { id: string };
 
-const change = (i: number): SeedChange => ({
-  occurredAt: new Date(Date.parse('2026-03-01T20:00:00.000Z') + i * 60_000).toISOString(),
-  eventType: 'record_update',
-  tableId: 'tblTABLE00000000A',
-  recordId: `rec${String(i).padStart(14, '0')}`,
-  fieldIds: ['fldFIELD0000000A'],
-  source: 'client',
-  userEmail: 'ada@example.com',
-  before: { fldFIELD0000000A: `old ${i}` },
-  after: { fldFIELD0000000A: `new ${i}` },
-  monitoringRecordId: null,
-});
+const change = (i: number) => sampleChange(i);
 
 beforeAll(async () => {
   // Without the response cache: every request is executed, the repeated ones by the fast path.

@@ -9,6 +9,7 @@ import { allChanges } from '../audit/audit-support.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
 import { ADMIN_URL, admin } from '../support/postgres.js';
+import { until } from '../support/eventually.js';
 import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
@@ -364,12 +365,3 @@ async function sql<T = Record<string, unknown>>(text: string, values: unknown[] 
   }
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

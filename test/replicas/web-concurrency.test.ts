@@ -9,6 +9,7 @@ import { WebSocket } from 'ws';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES } from '../support/factories.js';
+import { until } from '../support/eventually.js';
 import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -63,16 +64,6 @@ function descendants(pid: number): number[] {
   };
   walk(pid);
   return below;
-}
-
-async function until<T>(probe: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** WEB_CONCURRENCY=2 on the embedded default: SQLite, the built-in sandbox, no Redis. */

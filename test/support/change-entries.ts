@@ -83,3 +83,17 @@ export async function appendChanges(dataSource: DataSource, configId: string, ch
 /** Newest first, ties by id descending: the order of the endpoint. */
 export const newestFirst = (changes: LoggedChange[]) =>
   [...changes].sort((a, b) => (a.occurredAt === b.occurredAt ? Number(b.id) - Number(a.id) : a.occurredAt < b.occurredAt ? 1 : -1));
+
+/** The i-th of a run of record updates one minute apart, on one table and field, by one user. */
+export const sampleChange = (i: number, extraBefore: Record<string, unknown> = {}): SeedChange => ({
+  occurredAt: new Date(Date.parse('2026-03-01T20:00:00.000Z') + i * 60_000).toISOString(),
+  eventType: 'record_update',
+  tableId: 'tblTABLE00000000A',
+  recordId: `rec${String(i).padStart(14, '0')}`,
+  fieldIds: ['fldFIELD0000000A'],
+  source: 'client',
+  userEmail: 'ada@example.com',
+  before: { fldFIELD0000000A: `old ${i}`, ...extraBefore },
+  after: { fldFIELD0000000A: `new ${i}` },
+  monitoringRecordId: null,
+});
