@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../src/server.js';
 import type { RunResult } from '../src/services/usage-count.service.js';
 import type { BaseSummary, Sandbox } from '../src/sandbox/index.js';
 import { runMultiTenantCountBench } from './count-multi-tenant.bench.js';
+import { runReplicaCountBench } from './count-replicas.bench.js';
 import { sendExpecting } from './support/http.js';
 import { count, mib, seconds, verdict, type ReportTable } from './support/markdown.js';
 import { sampleRssPeak } from './support/process-stats.js';
@@ -32,7 +33,8 @@ interface CountMeasurement {
  */
 export async function runCountUsageBench(): Promise<ReportTable[]> {
   const single = await runSingleBaseCount();
-  return [...single, ...(await runMultiTenantCountBench())];
+  const tenants = await runMultiTenantCountBench();
+  return [...single, ...tenants, ...(await runReplicaCountBench())];
 }
 
 async function runSingleBaseCount(): Promise<ReportTable[]> {

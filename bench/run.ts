@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { availableParallelism, loadavg } from 'node:os';
 import { runAuditIngestBench } from './audit-ingest.bench.js';
 import { runChangeLogBench } from './change-log.bench.js';
+import { runReplicaCountBench } from './count-replicas.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
 import { runGraphqlVsRestBench } from './graphql-vs-rest.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
@@ -14,6 +15,8 @@ import { runWebhookDeliveryBench } from './webhook-delivery.bench.js';
 const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   snapshots: runSnapshotHistoryBench,
   count: runCountUsageBench,
+  // The last part of `count` alone: three replicas on PostgreSQL + Redis.
+  'count-replicas': runReplicaCountBench,
   scheduler: runSchedulerBench,
   ingest: runAuditIngestBench,
   changes: runChangeLogBench,

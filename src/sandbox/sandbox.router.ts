@@ -44,7 +44,7 @@ export function createSandboxRouter(deps: SandboxRouterDependencies): Router {
   const router = express.Router();
   router.use(createOAuthRouter(auth));
   router.use(createAuthMiddleware(auth));
-  router.use('/_control', adminOnly, createControlRouter(deps.faults, deps.stats), createUsersControlRouter(auth), createOAuthControlRouter(auth));
+  router.use('/_control', adminOnly, createControlRouter(deps.faults, deps.stats, deps.store), createUsersControlRouter(auth), createOAuthControlRouter(auth));
   router.use(createTrafficMiddleware({ ...deps, checkAccess: createAccessCheck(auth) }));
   router.use(express.json({ limit: MAX_BODY }));
   router.use(createWhoamiRouter());
