@@ -47,12 +47,19 @@ export class CachedBody {
 /**
  * Rendered responses by key, bounded in bytes. Keys must name everything the body depends on (for snapshot pages:
  * the base's snapshot version, bumped by every write, so a stale entry is simply never asked for again).
+ *
+ * A page is kept from its second request within the last `admitWithin` pages asked for: a walk through more pages
+ * than the cache holds would otherwise fill it with pages evicted unused, and that churn (megabytes a second of
+ * buffers kept just long enough to reach the old generation) costs the garbage collector's pauses in every
+ * request's tail, where it cannot save a single render.
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedBody>;
+  private readonly seenOnce: LRUCache<string, true>;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, admitWithin = 256) {
     this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.cacheSize });
+    this.seenOnce = new LRUCache({ max: admitWithin });
   }
 
   async getOrRender(key: string, render: () => Promise<string>): Promise<CachedBody> {
@@ -60,7 +67,8 @@ export class ResponseCache {
     if (cached) return cached;
     // A digest, not the key itself: keys hold query values (filters, cursors) that an ETag cannot carry.
     const entry = new CachedBody(Buffer.from(await render()), digestEtag(key));
-    this.entries.set(key, entry);
+    if (this.seenOnce.delete(key)) this.entries.set(key, entry);
+    else this.seenOnce.set(key, true);
     return entry;
   }
 }
