@@ -18,6 +18,7 @@ import { SecretBox } from './services/secret-box.js';
 import { SnapshotService } from './services/snapshot.service.js';
 import { UsageBaseService } from './services/usage-base.service.js';
 import { UsageCountService } from './services/usage-count.service.js';
+import { UsageLimitsService } from './services/usage-limits/usage-limits.service.js';
 import { UsageScheduleService } from './services/usage-schedule.service.js';
 import { SessionService } from './services/users/session.service.js';
 import { userOptions } from './services/users/user-options.js';
@@ -34,6 +35,8 @@ export interface Services extends WebhookForwarding {
   snapshots: SnapshotService;
   usageCounts: UsageCountService;
   usageSchedule: UsageScheduleService;
+  /** Each tracked base's plan or own limits, and its alert thresholds. */
+  usageLimits: UsageLimitsService;
   airtableLookup: AirtableLookupService;
   secrets: SecretBox;
   watches: UpstreamWatchService;
@@ -87,6 +90,7 @@ export function createServices(
   const upstreamAccess = new UpstreamAccess(dataSource, config.sharedToken ? upstream : undefined, accessTokens, options.clientForToken);
   const usageBases = new UsageBaseService(dataSource, upstreamAccess);
   const snapshots = new SnapshotService(dataSource, usageBases);
+  const usageLimits = new UsageLimitsService(dataSource, usageBases);
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstreamAccess, {
     lockTtlMs: config.countLockTtlMs,
   });
@@ -127,6 +131,7 @@ export function createServices(
     snapshots,
     usageCounts,
     usageSchedule,
+    usageLimits,
     airtableLookup,
     secrets,
     watches,

@@ -10,6 +10,7 @@ import { UpstreamConnection } from './upstream-connection.entity.js';
 import { User } from './user.entity.js';
 import { UserSession } from './user-session.entity.js';
 import { UsageBase } from './usage-base.entity.js';
+import { UsageBaseLimits } from './usage-base-limits.entity.js';
 import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
 import { UpstreamWatch } from './upstream-watch.entity.js';
@@ -19,7 +20,7 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
 export { OAuthState, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
-export { SetPasswordToken, User, UserSession };
+export { SetPasswordToken, UsageBaseLimits, User, UserSession };
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
@@ -28,6 +29,7 @@ export type { UsageRunStatus } from './usage-run.entity.js';
 export type { TableCount } from './usage-snapshot.entity.js';
 
 export const entities = [
+  UsageBaseLimits,
   Account,
   ApiKey,
   ChangeEntry,

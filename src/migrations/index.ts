@@ -9,6 +9,7 @@ import { UpstreamConnections1764400000000 } from './1764400000000-upstream-conne
 import { OneWatchPerBase1764500000000 } from './1764500000000-one-watch-per-base.js';
 import { UsersAndSessions1764600000000 } from './1764600000000-users-and-sessions.js';
 import { ApiKeyNameAndUse1764700000000 } from './1764700000000-api-key-name-and-use.js';
+import { UsageBaseLimits1764800000000 } from './1764800000000-usage-base-limits.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   OneWatchPerBase1764500000000,
   UsersAndSessions1764600000000,
   ApiKeyNameAndUse1764700000000,
+  UsageBaseLimits1764800000000,
 ];

@@ -8,7 +8,7 @@ import { usageRoutes as spec } from './usage.spec.js';
 /** Rendered snapshot pages, keyed by the base's snapshot version (so a new count is never hidden). */
 const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule }: Services): Router {
+export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule, usageLimits }: Services): Router {
   const router = Router();
   const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
@@ -39,6 +39,8 @@ export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSch
       return `{"baseId":${JSON.stringify(base.baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`;
     });
   });
+  mount(router, spec.limits, async ({ account, params }) => ({ limits: await usageLimits.get(account.id, params.id) }));
+  mount(router, spec.updateLimits, async ({ account, params, body }) => ({ limits: await usageLimits.update(account.id, params.id, body) }));
   mount(router, spec.schedule, async ({ account, params }) => {
     const { nextRunAt, lastRun } = await usageSchedule.schedule(account.id, params.id);
     return {

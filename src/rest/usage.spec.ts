@@ -2,6 +2,8 @@ import { z } from './zod.js';
 import { defineRoute } from './http/route.js';
 import { snapshotInput } from '../services/snapshot.input.js';
 import { usageBaseInput } from '../services/usage-base.input.js';
+import { PLAN_NAMES } from '../services/usage-limits/plans.js';
+import { usageLimitsInput } from '../services/usage-limits/usage-limits.input.js';
 import { ServiceId, Timestamp } from './schemas.js';
 
 const tag = 'Usage';
@@ -55,6 +57,15 @@ const RunResultBody = z
   .openapi('RunResult');
 
 const IdParams = z.object({ id: ServiceId });
+
+const LimitsResponse = z.strictObject({
+  limits: z.strictObject({
+    plan: z.enum([...PLAN_NAMES, 'custom']).nullable(),
+    recordLimit: z.number().int().nullable(),
+    storageLimitBytes: z.number().int().nullable(),
+    thresholds: z.array(z.number().int()),
+  }),
+});
 
 const ScheduleBody = z
   .strictObject({
@@ -159,6 +170,30 @@ export const usageRoutes = {
     params: IdParams,
     success: { status: 200, description: 'The schedule', schema: ScheduleBody },
     errors: [401, 404, 429],
+  }),
+  limits: defineRoute({
+    method: 'get',
+    path: '/usage/bases/{id}/limits',
+    operationId: 'getUsageLimits',
+    summary: 'Record and storage limits, and alert thresholds (extension)',
+    description: 'The base’s plan or limits of its own, and the percents of each limit at which an alert is recorded. Until set: no plan, no limits, thresholds 80, 95 and 100.',
+    tag,
+    params: IdParams,
+    success: { status: 200, description: 'The limits', schema: LimitsResponse },
+    errors: [401, 404, 429],
+  }),
+  updateLimits: defineRoute({
+    method: 'put',
+    path: '/usage/bases/{id}/limits',
+    operationId: 'setUsageLimits',
+    summary: 'Set a plan or limits of its own, and thresholds (extension)',
+    description:
+      'Any of the fields: a named plan fills both limits from the plan table (free 1,000 records and 1 GiB, team 50,000 and 20 GiB, business 125,000 and 100 GiB, enterprise_scale 500,000 and 1,000 GiB); `recordLimit` or `storageLimitBytes` makes the plan `custom`; `plan: null` clears both limits. Fields left out keep their value.',
+    tag,
+    params: IdParams,
+    body: usageLimitsInput.update,
+    success: { status: 200, description: 'The limits as stored', schema: LimitsResponse },
+    errors: [400, 401, 404, 413, 429],
   }),
   run: defineRoute({
     method: 'post',

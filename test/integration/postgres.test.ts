@@ -36,6 +36,9 @@ describe.skipIf(!available)(`on PostgreSQL (${ADMIN_URL.replace(/\/\/[^@]*@/, '/
     expect(older.body.days.map((d: { date: string }) => d.date)).toEqual(['2020-01-01']);
     expect((await app.http('POST', '/usage/bases', { body: { baseId: base.baseId } })).status).toBe(409);
     expect((await app.other.http('GET', `/usage/bases/${base.id}/snapshots`)).status).toBe(404);
+    // Limits past 2^31 (bigint) come back as numbers.
+    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { plan: 'enterprise_scale' } });
+    expect((await app.http('GET', `/usage/bases/${base.id}/limits`)).body.limits).toMatchObject({ recordLimit: 500_000, storageLimitBytes: 1_000 * 1024 ** 3 });
     expect((await app.http('DELETE', `/usage/bases/${base.id}`)).status).toBe(204);
   });
 });
