@@ -36,6 +36,7 @@ export interface ReuseFacts {
 const DATABASE_SERVICES: ReadonlySet<string> = new Set<keyof Services>([
   'accounts',
   'usageBases',
+  'usageLimits',
   'snapshots',
   'monitoringConfigs',
   'changeQueries',

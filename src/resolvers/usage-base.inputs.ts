@@ -1,9 +1,10 @@
-import { TimeZoneResolver } from 'graphql-scalars';
+import { SafeIntResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { UsageBaseEdge } from './types/connections.js';
 import { RunResultType } from './types/run-result.type.js';
 import { SnapshotDayType } from './types/snapshot.type.js';
 import { UsageBaseType } from './types/usage-base.type.js';
+import { UsageLimitsType, UsagePlan } from './types/usage-limits.type.js';
 
 // Relay mutations: one `input` argument, a payload echoing clientMutationId. Values are checked by the REST schemas.
 
@@ -107,4 +108,39 @@ export class RunUsageCountPayload {
 
   @Field(() => SnapshotDayType, { nullable: true, description: 'The day just stored, with its tables; null only if it was deleted meanwhile' })
   snapshot: SnapshotDayType | null;
+}
+
+@InputType('SetUsageLimitsInput', {
+  description: 'A base’s limits and thresholds (REST PUT /usage/bases/{id}/limits); fields left out stay as they are',
+})
+export class SetUsageLimitsInput {
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
+  clientMutationId?: string | null;
+
+  @Field(() => ID, { description: 'Global id or REST id of the usage base' })
+  id: string;
+
+  @Field(() => UsagePlan, { nullable: true, description: 'A named plan fills both limits; CUSTOM keeps the numbers given; null clears both limits' })
+  plan?: UsagePlan | null;
+
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Records the base may hold (makes the plan CUSTOM); null: no limit' })
+  recordLimit?: number | null;
+
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Bytes of attachments the base may hold (makes the plan CUSTOM); null: no limit' })
+  storageLimitBytes?: number | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Percents of each limit at which an alert is recorded: 1–1000, at most 10, no repeats' })
+  thresholds?: number[] | null;
+}
+
+@ObjectType('SetUsageLimitsPayload', { description: 'What setUsageLimits stored' })
+export class SetUsageLimitsPayload {
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
+  clientMutationId: string | null;
+
+  @Field(() => UsageBaseType, { description: 'The base whose limits these are' })
+  usageBase: UsageBaseType;
+
+  @Field(() => UsageLimitsType, { description: 'The limits as stored' })
+  limits: UsageLimitsType;
 }

@@ -12,9 +12,12 @@ import {
   RunUsageCountInput,
   RunUsageCountPayload,
   UpdateUsageBaseInput,
+  SetUsageLimitsInput,
+  SetUsageLimitsPayload,
   UpdateUsageBasePayload,
 } from './usage-base.inputs.js';
-import { parseInput } from './validate-input.js';
+import { usageLimitsInput } from '../services/usage-limits/usage-limits.input.js';
+import { parseInput, parseInputKeepingNulls } from './validate-input.js';
 import { RunStatus } from './types/run-result.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType } from './types/usage-base.type.js';
@@ -46,6 +49,19 @@ export class UsageBaseMutations {
     const base = await context.services.usageBases.update(account.id, id, body);
     context.loaders.usageBase.clear(id).prime(id, base);
     return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
+  }
+
+  @Mutation(() => SetUsageLimitsPayload, { description: 'Set a plan or limits of the base’s own, and alert thresholds (REST PUT /usage/bases/{id}/limits)' })
+  async setUsageLimits(
+    @Arg('input', () => SetUsageLimitsInput, { description: 'The base and what to set' }) input: SetUsageLimitsInput,
+    @Ctx() context: GraphqlContext,
+  ) {
+    const account = requireAccount(context);
+    const { plan, recordLimit, storageLimitBytes, thresholds } = input;
+    const body = parseInputKeepingNulls(usageLimitsInput.update, { plan, recordLimit, storageLimitBytes, thresholds });
+    const base = await requireUsageBase(context, input.id);
+    const limits = await context.services.usageLimits.update(account.id, base.id, body);
+    return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base), limits };
   }
 
   @Mutation(() => DeleteUsageBasePayload, { description: 'Stop tracking a base; its snapshots go (REST DELETE /usage/bases/{id})' })

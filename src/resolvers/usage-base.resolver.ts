@@ -15,6 +15,7 @@ import { SnapshotDayConnection, UsageBaseConnection } from './types/connections.
 import { ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js';
 import { SnapshotDayType, toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
+import { UsageLimitsType } from './types/usage-limits.type.js';
 
 /** Default page sizes: REST's snapshot default (30 days), and 50 for lists. */
 const SNAPSHOT_PAGE = 30;
@@ -68,6 +69,11 @@ export class UsageBaseResolver {
     if (bounds.from && bounds.to && bounds.from > bounds.to) throw invalidRequest('from must not be after to');
     const source = snapshotSource(context.services.snapshots, base.entity, bounds, context.loaders.counts);
     return paginate(args, source, cursorCodec('snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
+  }
+
+  @FieldResolver(() => UsageLimitsType, { description: 'Record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)' })
+  async limits(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageLimitsType> {
+    return context.services.usageLimits.get(requireAccount(context).id, base.restId);
   }
 
   @FieldResolver(() => UsageScheduleType, { description: 'Next and last scheduled count' })

@@ -8,7 +8,15 @@ import { invalidRequest } from '../errors.js';
  * `argument` names the argument in messages.
  */
 export function parseInput<S extends ZodType>(schema: S, fields: Record<string, unknown>, argument = 'input'): z.output<S> {
-  const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null));
+  return check(schema, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null)), argument);
+}
+
+/** As parseInput, for inputs where null means something (`plan: null` clears a limit): only fields left out are not sent. */
+export function parseInputKeepingNulls<S extends ZodType>(schema: S, fields: Record<string, unknown>, argument = 'input'): z.output<S> {
+  return check(schema, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)), argument);
+}
+
+function check<S extends ZodType>(schema: S, body: Record<string, unknown>, argument: string): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   throw invalidRequest(parsed.error.issues.map((issue) => `${[argument, ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '));
