@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { generateApiKey } from '../src/auth/api-key.js';
 import { measureBareServer } from './support/bare-server.js';
-import { buildService, startBuiltService, stopService } from './support/built-service.js';
+import { buildService, readOnlyServiceEnv, startBuiltService, stopService } from './support/built-service.js';
 import { seedChangeLog, type SeededChangeLog } from './support/change-log-seed.js';
 import { send, sendExpecting } from './support/http.js';
 import { runLoad } from './support/load.js';
@@ -23,7 +23,6 @@ const DISTINCT_PAGES = 1_000;
 const MIN_PAGES_TO_MISS = 700;
 const P99_TARGET_MS = 25;
 const UNLOADED_SAMPLES = 30;
-const API_RATE_LIMIT_PER_MINUTE = '1000000';
 /** Issue 17: every row under p99 25 ms with two serving processes. */
 const WORKERS = [1, 2] as const;
 
@@ -49,15 +48,7 @@ export async function runChangeLogBench(): Promise<ReportTable[]> {
     let scenarios: Scenario[] | undefined;
     const runs: WorkersRun[] = [];
     for (const workers of WORKERS) {
-      const service = await startBuiltService({
-        DATABASE_URL: `sqlite:${databasePath}`,
-        BOOTSTRAP_API_KEY: apiKey,
-        LOG_LEVEL: 'warn',
-        API_RATE_LIMIT_PER_MINUTE,
-        // Reads only: no retention, polling or outbox work during the measurement.
-        SCHEDULER_RUN_JOBS: 'false',
-        WEB_CONCURRENCY: String(workers),
-      });
+      const service = await startBuiltService({ ...readOnlyServiceEnv(databasePath, apiKey), WEB_CONCURRENCY: String(workers) });
       try {
         scenarios ??= await scenariosFor(service.url, apiKey, log);
         const unloaded: Array<[string, number, number]> = [];

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { generateApiKey } from '../src/auth/api-key.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { buildService, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
+import { buildService, readOnlyServiceEnv, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
 import { seedChangeLog } from './support/change-log-seed.js';
 import { send, type HttpResult } from './support/http.js';
 import { defaultLoadGenerator, runLoad, type LoadResult } from './support/load.js';
@@ -23,7 +23,6 @@ const SNAPSHOT_PAGE = 30;
 const CACHED_TARGET = 0.7;
 /** Issue 15: at least 0.5 × REST's with the response cache off, so that every request is executed. */
 const UNCACHED_TARGET = 0.5;
-const API_RATE_LIMIT_PER_MINUTE = '1000000';
 /**
  * The service as `npm start` runs it (a repeated query is answered from the response cache while the database is
  * unchanged), then with that cache off, so every GraphQL request is executed: once as is, and once with
@@ -74,15 +73,7 @@ export async function runGraphqlVsRestBench(): Promise<ReportTable[]> {
     buildService();
     const measured: Comparison[] = [];
     for (const mode of MODES) {
-      const service = await startBuiltService({
-        DATABASE_URL: `sqlite:${databasePath}`,
-        BOOTSTRAP_API_KEY: apiKey,
-        LOG_LEVEL: 'warn',
-        API_RATE_LIMIT_PER_MINUTE,
-        // Reads only: no polling, retention or outbox work during the measurement.
-        SCHEDULER_RUN_JOBS: 'false',
-        ...mode.env,
-      });
+      const service = await startBuiltService({ ...readOnlyServiceEnv(databasePath, apiKey), ...mode.env });
       try {
         for (const pair of pairs(log.configId, history.usageBaseId)) measured.push(await compare(service, apiKey, mode, pair));
       } finally {

@@ -44,6 +44,20 @@ export async function startBuiltService(env: Record<string, string>, nodeArgs: s
   return { child, pid: child.pid!, url, exited };
 }
 
+/**
+ * A service for read benchmarks on a seeded SQLite file: the seed's key, no request budget in the way, and no jobs
+ * (retention, polling, outbox) running during the measurement.
+ */
+export function readOnlyServiceEnv(databasePath: string, apiKey: string): Record<string, string> {
+  return {
+    DATABASE_URL: `sqlite:${databasePath}`,
+    BOOTSTRAP_API_KEY: apiKey,
+    LOG_LEVEL: 'warn',
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    SCHEDULER_RUN_JOBS: 'false',
+  };
+}
+
 /** SIGTERM for a graceful stop; SIGKILL if it has not exited within the timeout. */
 export async function stopService(service: BuiltService, timeoutMs = 10_000): Promise<void> {
   if (service.child.exitCode !== null || service.child.signalCode !== null) return;

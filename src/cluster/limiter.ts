@@ -8,28 +8,13 @@ const ACQUIRE = 'limiter.acquire';
 const SENT = 'limiter.sent';
 const LOCK_OUT = 'limiter.lockOut';
 
-/** A place granted by the primary: marking it sent tells the primary when the request left (one host, one clock). */
-class RemoteSlot extends Slot {
-  private told = false;
-
-  constructor(private readonly tell: (at: number) => void) {
-    super();
-  }
-
-  override sent(instant = Date.now()): void {
-    super.sent(instant);
-    if (this.told) return;
-    this.told = true;
-    this.tell(instant);
-  }
-}
-
 /** A worker's limiter: every place comes from the primary's windows, which the primary's own requests use too. */
 export function workerLimiter(channel: WorkerChannel): UpstreamLimiter {
   return {
     acquire: async (scope) => {
       const { slotId } = await channel.ask<{ slotId: number }>(ACQUIRE, scope);
-      return new RemoteSlot((at) => channel.tell(SENT, { slotId, at }));
+      // The primary's windows count it from when it left (one host, one clock).
+      return new Slot((at) => channel.tell(SENT, { slotId, at }));
     },
     lockOut: (scope, lockoutMs) => channel.tell(LOCK_OUT, { scope, lockoutMs }),
   };

@@ -68,26 +68,6 @@ type Commands = {
   limiterLockOut(...args: Array<string | number>): Promise<number>;
 };
 
-/** A place in shared windows: marking it sent moves it, in Redis's time, to when the request left. */
-class SharedSlot extends Slot {
-  private reported = false;
-
-  constructor(
-    private readonly report: (sentAtRedis: number) => void,
-    private readonly redisNowAtGrant: number,
-    private readonly localNowAtGrant: number,
-  ) {
-    super();
-  }
-
-  override sent(instant = Date.now()): void {
-    super.sent(instant);
-    if (this.reported) return;
-    this.reported = true;
-    this.report(this.redisNowAtGrant + Math.max(0, instant - this.localNowAtGrant));
-  }
-}
-
 /**
  * The platform's budgets shared by every replica through Redis: the same windows, limits and lock-out as
  * rate-limiter.ts, counted across processes. Within a process, requests of one window ask in the order they came.
@@ -144,7 +124,11 @@ export class RedisUpstreamLimiter implements UpstreamLimiter {
         ...limits,
       );
       if (granted === 1) {
-        return new SharedSlot((sentAt) => void this.redis.limiterSent(keys.length, ...keys, member, sentAt).catch(() => undefined), redisNow, localNow);
+        // Marking it sent moves the place, in Redis's time, to when the request left.
+        return new Slot((sentAt) => {
+          const at = redisNow + Math.max(0, sentAt - localNow);
+          this.redis.limiterSent(keys.length, ...keys, member, at).catch(() => undefined);
+        });
       }
       // A delay past the window means a place is held by a request not yet sent: it frees when that one is.
       await sleep(delay > WINDOW_MS ? Math.min(delay, UNSENT_POLL_MS) : delay);

@@ -9,9 +9,14 @@ const PENDING_POLL_MS = 5;
 export class Slot {
   private sentAt: number | undefined;
 
+  /** `onSent` hears the instant once, for a place kept elsewhere (another process's windows, Redis). */
+  constructor(private readonly onSent?: (instant: number) => void) {}
+
   /** Records when the request left; the first call wins, so a fallback call after the fact changes nothing. */
   sent(instant = Date.now()): void {
-    this.sentAt ??= instant;
+    if (this.sentAt !== undefined) return;
+    this.sentAt = instant;
+    this.onSent?.(instant);
   }
 
   /** When this place frees up: never, while the request has not left. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -55,4 +56,47 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The process (Linux /proc) with a TCP socket bound to this local port on loopback, if any. */
+export function processOfLocalPort(port: number): number | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${hexPort}`)) inodes.add(fields[9]!);
+    }
+  }
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (match && inodes.has(match[1]!)) return Number(pid);
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether `pid` is `root` or runs below it. */
+export function isWithin(pid: number, root: number): boolean {
+  for (let at = pid; at > 1; ) {
+    if (at === root) return true;
+    try {
+      const stat = readFileSync(`/proc/${at}/stat`, 'utf8');
+      at = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }

@@ -15,7 +15,6 @@ export interface UsageLimits {
   thresholds: number[];
 }
 
-const NO_LIMITS: UsageLimits = { plan: null, recordLimit: null, storageLimitBytes: null, thresholds: DEFAULT_THRESHOLDS };
 
 /** Each tracked base's limits: a named plan's (plans.ts) or numbers of its own, and the thresholds alerts use. */
 export class UsageLimitsService {
@@ -61,7 +60,7 @@ export class UsageLimitsService {
 
   private async of(usageBaseId: string): Promise<UsageLimits> {
     const row = await this.repository.findOneBy({ usageBaseId });
-    if (!row) return NO_LIMITS;
+    if (!row) return { plan: null, recordLimit: null, storageLimitBytes: null, thresholds: [...DEFAULT_THRESHOLDS] };
     return {
       plan: row.plan as UsageLimits['plan'],
       recordLimit: row.recordLimit,
