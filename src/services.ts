@@ -24,6 +24,8 @@ import { SessionService } from './services/users/session.service.js';
 import { userOptions } from './services/users/user-options.js';
 import { UserService } from './services/users/user.service.js';
 import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
+import { usageAlertCursorCodec } from './services/seq-cursor.js';
+import { UsageAlertService } from './services/usage-insight/usage-alert.service.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { OAuthClient } from './upstream/oauth-client.js';
 
@@ -37,6 +39,7 @@ export interface Services extends WebhookForwarding {
   usageSchedule: UsageScheduleService;
   /** Each tracked base's plan or own limits, and its alert thresholds. */
   usageLimits: UsageLimitsService;
+  usageAlerts: UsageAlertService;
   airtableLookup: AirtableLookupService;
   secrets: SecretBox;
   watches: UpstreamWatchService;
@@ -123,9 +126,12 @@ export function createServices(
     changeIngest,
     logger,
   });
+  const usageAlerts = new UsageAlertService(dataSource, usageAlertCursorCodec(options.secretKey), () => forwarding.webhookDispatcher.wake());
+  snapshots.addSink(usageAlerts);
   return {
     dataSource,
     upstream,
+    usageAlerts,
     accounts,
     usageBases,
     snapshots,

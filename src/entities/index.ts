@@ -10,6 +10,7 @@ import { UpstreamConnection } from './upstream-connection.entity.js';
 import { User } from './user.entity.js';
 import { UserSession } from './user-session.entity.js';
 import { UsageBase } from './usage-base.entity.js';
+import { UsageAlert } from './usage-alert.entity.js';
 import { UsageBaseLimits } from './usage-base-limits.entity.js';
 import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
@@ -20,7 +21,8 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
 export { OAuthState, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
-export { SetPasswordToken, UsageBaseLimits, User, UserSession };
+export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
+export type { UsageMetric } from './usage-alert.entity.js';
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
@@ -30,6 +32,7 @@ export type { TableCount } from './usage-snapshot.entity.js';
 
 export const entities = [
   UsageBaseLimits,
+  UsageAlert,
   Account,
   ApiKey,
   ChangeEntry,

@@ -21,6 +21,10 @@ export class UsageBaseLimits {
   @Column({ type: 'varchar', length: 100 })
   thresholds: string;
 
+  /** JSON {"records": [80, 95], "storage": []}: the thresholds the last count was at or above (alerts fire on crossing). */
+  @Column({ type: 'varchar', length: 200, default: '{}' })
+  exceeded: string;
+
   @Column(timestampColumn('updated_at'))
   updatedAt: Date;
 }

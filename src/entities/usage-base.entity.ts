@@ -42,4 +42,8 @@ export class UsageBase {
   /** Bumped in the transaction of every snapshot write: rendered snapshot pages are cached under it. */
   @Column({ name: 'snapshot_version', type: 'integer', default: 0 })
   snapshotVersion: number;
+
+  /** With an audit watch of the base, a scheduled count is skipped on a day without changes (CONTRACT §10). */
+  @Column({ name: 'count_only_when_changed', type: 'boolean', default: false })
+  countOnlyWhenChanged: boolean;
 }

@@ -45,4 +45,12 @@ export class UsageSnapshot {
 
   @Column(timestampColumn('counted_at'))
   countedAt: Date;
+
+  /** Upstream requests the day's count spent; null: counted before they were counted. */
+  @Column({ name: 'api_calls', type: 'integer', nullable: true })
+  apiCalls: number | null;
+
+  /** No count was needed (countOnlyWhenChanged, no logged change): the previous day's figures carried over. */
+  @Column({ name: 'carried_over', type: 'boolean', default: false })
+  carriedOver: boolean;
 }

@@ -37,6 +37,7 @@ const DATABASE_SERVICES: ReadonlySet<string> = new Set<keyof Services>([
   'accounts',
   'usageBases',
   'usageLimits',
+  'usageAlerts',
   'snapshots',
   'monitoringConfigs',
   'changeQueries',

@@ -8,6 +8,7 @@ import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
 import { MonitoringConfigResolver } from './monitoring-config.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { SnapshotDayResolver } from './snapshot.resolver.js';
+import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver } from './usage-base.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
@@ -24,6 +25,7 @@ export const resolvers: NonEmptyArray<Function> = [
   UsageBaseResolver,
   UsageBaseMutations,
   SnapshotDayResolver,
+  UsageAlertResolver,
   AirtableResolver,
   MonitoringConfigResolver,
   MonitoringConfigMutations,

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import type { ChangeEventType } from '../services/audit/change-event.js';
-import { ChangeEventTypeEnum } from './types/change-enums.js';
+import type { WebhookEvent } from '../services/webhooks/webhook-rules.js';
+import { WebhookEventEnum } from './types/change-enums.js';
 import { WebhookEdge } from './types/connections.js';
 import { WebhookDeliveryType, WebhookType } from './types/webhook.type.js';
 
@@ -14,8 +14,8 @@ export class CreateWebhookInput {
   @Field(() => String, { description: 'The upstream base (app…) whose changes to forward' })
   baseId: string;
 
-  @Field(() => ChangeEventTypeEnum, { description: 'The one event type to forward' })
-  event: ChangeEventType;
+  @Field(() => WebhookEventEnum, { description: 'The one event type to forward' })
+  event: WebhookEvent;
 
   @Field(() => String, { nullable: true, description: 'The table (tbl…): required for RECORD_* and COLUMN_* events; "" or left out for TABLE_* (every table)' })
   tableId?: string | null;

@@ -10,9 +10,10 @@ import { ErrorBody } from './schemas.js';
 import { monitoringRoutes } from './monitoring.spec.js';
 import { withStockNullables } from './openapi-nullable.js';
 import { usageRoutes } from './usage.spec.js';
+import { usageInsightRoutes } from './usage-insight.spec.js';
 import { webhookRoutes } from './webhooks.spec.js';
 
-export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
+export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, usageInsightRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',

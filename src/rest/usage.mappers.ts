@@ -1,4 +1,5 @@
-import type { UsageBase } from '../entities/index.js';
+import type { UsageAlert, UsageBase } from '../entities/index.js';
+import { percentOf } from '../services/usage-insight/usage-alert.service.js';
 import type { SnapshotDay } from '../services/snapshot.service.js';
 
 export const toUsageBaseResponse = (base: UsageBase) => ({
@@ -19,3 +20,16 @@ export function snapshotDayJson(day: SnapshotDay): string {
     `"storageBytes":${t.storageBytes},"fileCount":${t.fileCount},"tableCount":${t.tableCount}}}`
   );
 }
+
+export const toUsageAlertResponse = (alert: UsageAlert) => ({
+  id: alert.id,
+  usageBaseId: alert.usageBaseId,
+  baseId: alert.baseId,
+  metric: alert.metric,
+  threshold: alert.threshold,
+  value: alert.value,
+  limit: alert.limit,
+  percent: percentOf(alert.value, alert.limit),
+  date: alert.date,
+  createdAt: alert.createdAt.toISOString(),
+});

@@ -2,13 +2,14 @@ import { Router } from 'express';
 import type { Services } from '../services.js';
 import { ResponseCache } from './http/cached-body.js';
 import { mount } from './http/route.js';
-import { snapshotDayJson, toUsageBaseResponse } from './usage.mappers.js';
+import { snapshotDayJson, toUsageAlertResponse, toUsageBaseResponse } from './usage.mappers.js';
+import { usageInsightRoutes as insight } from './usage-insight.spec.js';
 import { usageRoutes as spec } from './usage.spec.js';
 
 /** Rendered snapshot pages, keyed by the base's snapshot version (so a new count is never hidden). */
 const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule, usageLimits }: Services): Router {
+export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule, usageLimits, usageAlerts }: Services): Router {
   const router = Router();
   const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
@@ -52,6 +53,10 @@ export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSch
         ...(lastRun.error ? { error: lastRun.error } : {}),
       },
     };
+  });
+  mount(router, insight.alerts, async ({ account, query }) => {
+    const page = await usageAlerts.list(account.id, query);
+    return { alerts: page.alerts.map(toUsageAlertResponse), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
   mount(router, spec.run, async ({ account, params }) => usageCounts.count(account.id, params.id));
 

@@ -1,6 +1,8 @@
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES } from '../services/audit/change-event.js';
 import { deliveryLogInput } from '../services/webhooks/delivery-log.input.js';
 import { webhookInput } from '../services/webhooks/webhook.input.js';
+import { WEBHOOK_EVENTS } from '../services/webhooks/webhook-rules.js';
+import { UsageMetric } from './usage-insight.spec.js';
 import { defineRoute } from './http/route.js';
 import { ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
@@ -12,8 +14,8 @@ export const WebhookBody = z
   .strictObject({
     webhookId: z.string().openapi({ format: 'uuid' }),
     baseId: z.string(),
-    event: z.enum(CHANGE_EVENT_TYPES),
-    tableId: z.string().openapi({ description: '"" for table events' }),
+    event: z.enum(WEBHOOK_EVENTS),
+    tableId: z.string().openapi({ description: '"" for table events and usage_threshold' }),
     columnId: z.string().nullable(),
     webhookUrl: z.string(),
     coalesceUpdates: z.boolean(),
@@ -24,7 +26,7 @@ export const WebhookBody = z
 
 const CellValues = z.record(z.string(), z.unknown()).nullable();
 
-export const WebhookEventBody = z
+const ChangeEventBody = z
   .strictObject({
     type: z.enum(CHANGE_EVENT_TYPES).openapi({ description: 'the webhook’s event' }),
     id: z.string().openapi({ format: 'uuid', description: 'the delivery id, equal to the `webhook-id` header; the same on every retry' }),
@@ -43,6 +45,29 @@ export const WebhookEventBody = z
       changeCount: z.number().int().min(1).openapi({ description: 'upstream changes in this delivery (more than 1 when coalesced)' }),
     }),
   })
+  .openapi('WebhookChangeEvent', { description: 'A change of the webhook’s base (the nine change event types)' });
+
+const UsageThresholdEventBody = z
+  .strictObject({
+    type: z.literal('usage_threshold'),
+    id: z.string().openapi({ format: 'uuid', description: 'the delivery id, equal to the `webhook-id` header; the same on every retry' }),
+    timestamp: Timestamp.openapi({ description: 'when the alert was recorded' }),
+    data: z.strictObject({
+      webhookId: z.string().openapi({ format: 'uuid' }),
+      baseId: z.string(),
+      usageBaseId: z.string().openapi({ format: 'uuid' }),
+      metric: UsageMetric,
+      threshold: z.number().int().openapi({ description: 'the percent of the limit crossed' }),
+      value: z.number().int().openapi({ description: 'records, or bytes of attachment storage, counted' }),
+      limit: z.number().int(),
+      percent: z.number().openapi({ description: 'value ÷ limit × 100, to one decimal' }),
+      date: z.string().openapi({ description: 'the counted day, YYYY-MM-DD' }),
+    }),
+  })
+  .openapi('WebhookUsageThresholdEvent', { description: 'A count of a tracked base crossed one of its usage thresholds upwards (GET /usage/alerts)' });
+
+export const WebhookEventBody = z
+  .union([ChangeEventBody, UsageThresholdEventBody])
   .openapi('WebhookEvent', {
     description:
       'The JSON body POSTed to `webhookUrl`, signed per Standard Webhooks: headers `webhook-id` (= `id`), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation a second, space-separated signature is made with the previous secret.',
@@ -52,7 +77,7 @@ export const DeliveryBody = z
   .strictObject({
     id: z.string().openapi({ format: 'uuid', description: 'the `webhook-id` header of every attempt' }),
     status: z.enum(['pending', 'succeeded', 'failed']),
-    eventType: z.enum(CHANGE_EVENT_TYPES),
+    eventType: z.enum(WEBHOOK_EVENTS),
     changeCount: z.number().int().min(1),
     nextAttemptAt: Timestamp.nullable().openapi({ description: 'when the next attempt is due; null unless pending' }),
     createdAt: Timestamp,
@@ -92,9 +117,9 @@ export const webhookRoutes = {
     operationId: 'createWebhook',
     summary: 'Forward a base’s changes to a URL (extension)',
     description: [
-      '`tableId` is required for `record_*` and `column_*` events and `""` (or absent) for `table_*` events; `columnId` only for `record_update` (fires when that field’s value changed), `column_update` and `column_delete` (that field). The base, table and column must exist upstream.',
+      '`tableId` is required for `record_*` and `column_*` events and `""` (or absent) for `table_*` events and `usage_threshold`; `columnId` only for `record_update` (fires when that field’s value changed), `column_update` and `column_delete` (that field). The base, table and column must exist upstream.',
       '`webhookUrl` must be https (plain http only for hosts in `WEBHOOK_ALLOWED_HOSTS`) and must not resolve to a loopback, private, link-local, CGNAT or metadata address unless its host is allow-listed; it is checked again before every delivery, and the connection goes to the address checked.',
-      'Each matching change is POSTed as a `WebhookEvent` (see the schema), signed with the returned `secret` (shown once). Only 2xx is success; 410 deactivates the webhook; 408, 429, 5xx, time-outs (15 s) and connection errors are retried (by default after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, or a longer `Retry-After`), then the delivery fails; other answers, redirects included, fail it at once. A webhook whose deliveries all failed for 5 days is deactivated. Deliveries of one record go out in order. With `coalesceUpdates`, `record_update` events of one record merge while updates keep coming within 5 s (at most 30 s).',
+      'A `usage_threshold` webhook gets the usage alerts of the caller’s tracked base of that `baseId` (GET /usage/alerts). Each matching change or alert is POSTed as a `WebhookEvent` (see the schema), signed with the returned `secret` (shown once). Only 2xx is success; 410 deactivates the webhook; 408, 429, 5xx, time-outs (15 s) and connection errors are retried (by default after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, or a longer `Retry-After`), then the delivery fails; other answers, redirects included, fail it at once. A webhook whose deliveries all failed for 5 days is deactivated. Deliveries of one record go out in order. With `coalesceUpdates`, `record_update` events of one record merge while updates keep coming within 5 s (at most 30 s).',
     ].join('\n\n'),
     tag,
     body: webhookInput.create,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { UsageBase, UsageSnapshot, type TableCount } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
 import type { UsageBaseService } from './usage-base.service.js';
@@ -34,6 +34,26 @@ export interface SnapshotRange {
   order: 'newest' | 'oldest';
 }
 
+/** A day being written, as sinks see it inside the write's transaction. */
+export interface RecordedDay {
+  usageBaseId: string;
+  date: string;
+  totals: SnapshotTotals;
+  countedAt: Date;
+}
+
+/** Work that commits (or rolls back) with a recorded day (threshold alerts); `committed` runs after the commit. */
+export interface SnapshotSink {
+  accept(manager: EntityManager, day: RecordedDay): Promise<void>;
+  committed(): void;
+}
+
+/** What a day's count spent upstream; carried over: no count was needed, the previous day's figures stand. */
+export interface CountCost {
+  apiCalls: number | null;
+  carriedOver?: boolean;
+}
+
 /** Told of every recorded day, after its transaction committed (GraphQL subscriptions). Must not throw. */
 export type SnapshotListener = (event: { usageBaseId: string; day: SnapshotDay }) => void;
 
@@ -55,6 +75,7 @@ interface SnapshotRow {
 /** The daily usage history of tracked bases. */
 export class SnapshotService {
   private readonly listeners = new Set<SnapshotListener>();
+  private readonly sinks: SnapshotSink[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -134,17 +155,26 @@ export class SnapshotService {
     return () => this.listeners.delete(listener);
   }
 
-  /** Writes a day's per-table counts and totals in one transaction, replacing an earlier count of that day. */
-  async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date): Promise<SnapshotDay> {
+  addSink(sink: SnapshotSink): void {
+    this.sinks.push(sink);
+  }
+
+  /**
+   * Writes a day's per-table counts and totals in one transaction with the sinks' work, replacing an earlier count
+   * of that day.
+   */
+  async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date, cost: CountCost = { apiCalls: null }): Promise<SnapshotDay> {
     const totals = sumTables(tables);
     const tablesJson = JSON.stringify(tables);
     await this.dataSource.transaction(async (manager) => {
       // The base may have been deleted while it was counted: then there is nothing to record.
       const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
       if (!bumped.affected) throw notFound('Usage base');
-      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt };
+      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
+      for (const sink of this.sinks) await sink.accept(manager, { usageBaseId, date, totals, countedAt });
     });
+    for (const sink of this.sinks) sink.committed();
     const day = { date, totals, tablesJson };
     for (const listener of this.listeners) listener({ usageBaseId, day });
     return day;

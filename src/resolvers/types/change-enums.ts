@@ -1,10 +1,8 @@
 import type { ChangeEventType, ChangeKind, ChangeSource, MonitoringScope } from '../../services/audit/change-event.js';
+import type { WebhookEvent } from '../../services/webhooks/webhook-rules.js';
 import { serviceEnum } from './graphql-enum.js';
 
-export const ChangeEventTypeEnum = serviceEnum<ChangeEventType>(
-  'ChangeEventType',
-  'What an upstream change did, to a record, a table or a field (column). REST, webhook bodies (`type`) and the Changes table spell the values in lower case (`record_update`).',
-  {
+const CHANGE_EVENT_DESCRIPTIONS: Record<ChangeEventType, string> = {
     record_create: 'A record was created; `after` holds its cells by field id',
     record_update: 'Cells of a record changed; `fieldIds` lists the fields, `before` and `after` their values',
     record_delete: 'A record was deleted',
@@ -14,6 +12,20 @@ export const ChangeEventTypeEnum = serviceEnum<ChangeEventType>(
     column_create: 'A field was created; `recordId` holds the field id, `after` its definition',
     column_update: 'A field’s definition changed (name, type, options); `before` and `after` hold what changed',
     column_delete: 'A field was deleted; `recordId` holds the field id',
+};
+
+export const ChangeEventTypeEnum = serviceEnum<ChangeEventType>(
+  'ChangeEventType',
+  'What an upstream change did, to a record, a table or a field (column). REST, webhook bodies (`type`) and the Changes table spell the values in lower case (`record_update`).',
+  CHANGE_EVENT_DESCRIPTIONS,
+);
+
+export const WebhookEventEnum = serviceEnum<WebhookEvent>(
+  'WebhookEvent',
+  'What a webhook forwards: one change event type of its base, or the usage alerts of a tracked base. REST and webhook bodies (`type`) spell the values in lower case (`usage_threshold`).',
+  {
+    ...CHANGE_EVENT_DESCRIPTIONS,
+    usage_threshold: 'A daily count of a tracked base of the account crossed one of its usage thresholds (a percent of its record or storage limit)',
   },
 );
 

@@ -1,10 +1,10 @@
 import { DateTimeResolver, JSONObjectResolver, NonNegativeIntResolver, PositiveIntResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { Webhook, WebhookDeliveryStatus as DeliveryStatus } from '../../entities/index.js';
-import type { ChangeEventType } from '../../services/audit/change-event.js';
+import type { WebhookEvent } from '../../services/webhooks/webhook-rules.js';
 import type { DeliveryView } from '../../services/webhooks/delivery-log.service.js';
 import { toGlobalId } from '../relay/global-id.js';
-import { ChangeEventTypeEnum } from './change-enums.js';
+import { WebhookEventEnum } from './change-enums.js';
 import { serviceEnum } from './graphql-enum.js';
 import { Node } from './node.type.js';
 
@@ -20,8 +20,8 @@ export class WebhookType extends Node {
   @Field(() => String, { description: 'The upstream base (app…) whose changes are forwarded' })
   baseId: string;
 
-  @Field(() => ChangeEventTypeEnum, { description: 'The one event type forwarded' })
-  event: ChangeEventType;
+  @Field(() => WebhookEventEnum, { description: 'The one event type forwarded' })
+  event: WebhookEvent;
 
   @Field(() => String, { description: 'The table (tbl…) watched; "" for TABLE_* events (every table)' })
   tableId: string;
@@ -87,8 +87,8 @@ export class WebhookDeliveryType {
   @Field(() => WebhookDeliveryStatus, { description: 'Pending, succeeded or failed' })
   status: WebhookDeliveryStatus;
 
-  @Field(() => ChangeEventTypeEnum, { description: 'The event type of the change(s) delivered' })
-  eventType: ChangeEventType;
+  @Field(() => WebhookEventEnum, { description: 'The event type of the change(s) delivered, or USAGE_THRESHOLD for a usage alert' })
+  eventType: WebhookEvent;
 
   @Field(() => PositiveIntResolver, { description: 'Upstream changes in this delivery (more than 1 when coalesced)' })
   changeCount: number;
@@ -114,7 +114,7 @@ export const toWebhookType = (webhook: Webhook): WebhookType =>
     id: toGlobalId('Webhook', webhook.id),
     restId: webhook.id,
     baseId: webhook.baseId,
-    event: webhook.event as ChangeEventType,
+    event: webhook.event as WebhookEvent,
     tableId: webhook.tableId,
     columnId: webhook.columnId,
     webhookUrl: webhook.webhookUrl,
@@ -127,7 +127,7 @@ export const toWebhookDeliveryType = (delivery: DeliveryView): WebhookDeliveryTy
   Object.assign(new WebhookDeliveryType(), {
     restId: delivery.id,
     status: delivery.status as WebhookDeliveryStatus,
-    eventType: delivery.eventType as ChangeEventType,
+    eventType: delivery.eventType as WebhookEvent,
     changeCount: delivery.changeCount,
     nextAttemptAt: delivery.nextAttemptAt,
     createdAt: delivery.createdAt,

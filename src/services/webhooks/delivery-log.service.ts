@@ -2,8 +2,9 @@ import { In, LessThan, type DataSource } from 'typeorm';
 import { WebhookDelivery, WebhookDeliveryAttempt, type WebhookDeliveryStatus } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
 import { isServiceId } from '../service-id.js';
-import type { DeliveryCursorCodec } from './delivery-cursor.js';
+import type { SeqCursorCodec } from '../seq-cursor.js';
 import type { WebhookEventBody } from './event-body.js';
+import type { UsageThresholdEventBody } from './usage-threshold-deliveries.js';
 import type { WebhookService } from './webhook.service.js';
 
 export interface DeliveryAttemptView {
@@ -22,7 +23,7 @@ export interface DeliveryView {
   nextAttemptAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
-  payload: WebhookEventBody;
+  payload: WebhookEventBody | UsageThresholdEventBody;
   attempts: DeliveryAttemptView[];
 }
 
@@ -42,7 +43,7 @@ export class DeliveryLogService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhookService,
-    private readonly cursors: DeliveryCursorCodec,
+    private readonly cursors: SeqCursorCodec,
     private readonly wake: () => void,
   ) {}
 
@@ -121,7 +122,7 @@ export class DeliveryLogService {
       nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      payload: JSON.parse(row.body) as WebhookEventBody,
+      payload: JSON.parse(row.body) as DeliveryView['payload'],
       attempts: bySeq.get(row.seq) ?? [],
     }));
   }

@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import type { ChangeSink, WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
 import { AttemptRecorder } from './attempt-recorder.js';
-import { DeliveryCursorCodec } from './delivery-cursor.js';
+import { deliveryCursorCodec } from '../seq-cursor.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryLogService } from './delivery-log.service.js';
 import { DeliveryStore } from './delivery-store.js';
@@ -48,7 +48,7 @@ export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookFor
     logger,
   });
   const wake = () => webhookDispatcher.wake();
-  const webhookDeliveries = new DeliveryLogService(dataSource, webhooks, new DeliveryCursorCodec(deps.secretKey), wake);
+  const webhookDeliveries = new DeliveryLogService(dataSource, webhooks, deliveryCursorCodec(deps.secretKey), wake);
   deps.watches.addDemand(webhooks);
   const webhookSink = new WebhookChangeSink(
     { windowMs: config.webhooks.coalesceWindowMs, maxWaitMs: config.webhooks.coalesceMaxWaitMs },

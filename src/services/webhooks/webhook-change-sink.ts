@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Webhook, WebhookDelivery } from '../../entities/index.js';
-import type { ChangeEvent, ChangeEventType, IngestedBase, WatchedBase } from '../audit/change-event.js';
+import type { ChangeEvent, IngestedBase, WatchedBase } from '../audit/change-event.js';
 import type { ChangeSink } from '../audit/change-pipeline.js';
 import { coalesce, eventBodyOf, type WebhookEventBody } from './event-body.js';
-import { insertRows } from './sql.js';
-import { firesOn, lineOf } from './webhook-rules.js';
+import { insertDeliveries } from './delivery-row.js';
+import { firesOn, lineOf, type WebhookEvent } from './webhook-rules.js';
 
 export interface CoalescingOptions {
   /** An update merges into the pending one of its record while no update came for this long … */
@@ -42,7 +42,7 @@ export class WebhookChangeSink implements ChangeSink {
     const openByLine = new Map<string, Draft | null>();
     for (const change of changes) {
       for (const webhook of webhooks) {
-        if (!firesOn({ event: webhook.event as ChangeEventType, tableId: webhook.tableId, columnId: webhook.columnId }, change)) {
+        if (!firesOn({ event: webhook.event as WebhookEvent, tableId: webhook.tableId, columnId: webhook.columnId }, change)) {
           continue;
         }
         const coalescing = webhook.coalesceUpdates && change.eventType === 'record_update';
@@ -130,7 +130,7 @@ export class WebhookChangeSink implements ChangeSink {
 
   private async save(manager: EntityManager, drafts: Draft[]): Promise<void> {
     for (const draft of drafts) draft.row.body = JSON.stringify(draft.body);
-    await insertRows(manager, 'webhook_delivery', drafts.filter((d) => !d.stored).map((d) => columnsOf(d.row)));
+    await insertDeliveries(manager, drafts.filter((d) => !d.stored).map((d) => d.row));
     for (const { row } of drafts.filter((d) => d.stored)) {
       await manager.update(
         WebhookDelivery,
@@ -139,25 +139,4 @@ export class WebhookChangeSink implements ChangeSink {
       );
     }
   }
-}
-
-/** A new delivery as stored (its seq is generated). */
-function columnsOf(row: WebhookDelivery): Record<string, unknown> {
-  return {
-    id: row.id,
-    webhook_id: row.webhookId,
-    record_key: row.recordKey,
-    event_type: row.eventType,
-    body: row.body,
-    change_count: row.changeCount,
-    status: row.status,
-    attempts: row.attempts,
-    retry_step: row.retryStep,
-    next_attempt_at: row.nextAttemptAt.toISOString(),
-    coalesce_until: row.coalesceUntil?.toISOString() ?? null,
-    lease_token: null,
-    lease_until: null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
 }

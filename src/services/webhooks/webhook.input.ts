@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CHANGE_EVENT_TYPES } from '../audit/change-event.js';
 import { UpstreamBaseId } from '../input-fields.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './url-guard.js';
+import { WEBHOOK_EVENTS } from './webhook-rules.js';
 
-const Event = z.enum(CHANGE_EVENT_TYPES).meta({ description: 'one of the nine change event types' });
+const Event = z.enum(WEBHOOK_EVENTS).meta({ description: 'one of the nine change event types, or usage_threshold (alerts of a tracked base’s usage)' });
 const TableId = z
   .string()
   .regex(/^(tbl[A-Za-z0-9]{14})?$/, 'must be an upstream table id (tbl followed by 14 letters or digits) or ""');

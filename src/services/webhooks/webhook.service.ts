@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { Not, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import { Webhook, WebhookDelivery, type WebhookDeactivationReason } from '../../entities/index.js';
 import { AppError, invalidRequest, notFound, upstreamBaseNotFound } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
@@ -10,7 +10,7 @@ import type { SecretBox } from '../secret-box.js';
 import { isServiceId } from '../service-id.js';
 import { createSigningSecret } from './signature.js';
 import { UnsafeWebhookUrl, type WebhookUrlGuard } from './url-guard.js';
-import { targetOf, type WebhookTarget } from './webhook-rules.js';
+import { forwardsChanges, targetOf, USAGE_THRESHOLD_EVENT, type WebhookTarget } from './webhook-rules.js';
 
 /** How long the secret before a rotation keeps signing, as a second signature. */
 const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
@@ -106,6 +106,7 @@ export class WebhookService implements WatchDemand {
       updatedAt: now,
     });
     await this.repository.insert(webhook);
+    if (!forwardsChanges(webhook)) return { webhook, secret };
     try {
       await this.watches.ensure({ accountId, baseId: webhook.baseId });
     } catch (error) {
@@ -177,6 +178,7 @@ export class WebhookService implements WatchDemand {
     });
     if (!changed) return;
     this.logger.info({ webhookId: webhook.id, reason }, 'webhook deactivated');
+    if (!forwardsChanges(webhook)) return;
     try {
       await this.watches.release({ accountId: webhook.accountId, baseId: webhook.baseId });
     } catch (error) {
@@ -184,16 +186,16 @@ export class WebhookService implements WatchDemand {
     }
   }
 
-  // WatchDemand: a base is watched while the account has an active webhook on it.
+  // WatchDemand: a base is watched while the account has an active webhook of its changes on it.
   needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {
-    return manager.existsBy(Webhook, { baseId: base.baseId, active: true });
+    return manager.existsBy(Webhook, { baseId: base.baseId, active: true, event: Not(USAGE_THRESHOLD_EVENT) });
   }
 
   async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
     const rows = await manager
       .createQueryBuilder(Webhook, 'w')
       .select('DISTINCT w.account_id', 'accountId')
-      .where('w.base_id = :baseId AND w.active = :active', { baseId, active: true })
+      .where('w.base_id = :baseId AND w.active = :active AND w.event <> :usage', { baseId, active: true, usage: USAGE_THRESHOLD_EVENT })
       .getRawMany<{ accountId: string }>();
     return rows.map((r) => r.accountId);
   }
@@ -203,7 +205,7 @@ export class WebhookService implements WatchDemand {
       .createQueryBuilder(Webhook, 'w')
       .select('w.account_id', 'accountId')
       .addSelect('w.base_id', 'baseId')
-      .where('w.active = :active', { active: true })
+      .where('w.active = :active AND w.event <> :usage', { active: true, usage: USAGE_THRESHOLD_EVENT })
       .groupBy('w.account_id')
       .addGroupBy('w.base_id')
       .getRawMany<WatchedBase>();

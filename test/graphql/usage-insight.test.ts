@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BASES, trackBase } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createGraphql, type Graphql } from './support/graphql-client.js';
+
+let app: TestApp;
+let graphql: Graphql;
+beforeAll(async () => {
+  app = await startTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:9' });
+  graphql = createGraphql(app.url, app.apiKey);
+});
+afterAll(() => app?.close());
+
+const ALERTS = `query($first: Int, $after: String, $baseId: String) {
+  usageAlerts(first: $first, after: $after, baseId: $baseId) {
+    totalCount pageInfo { hasNextPage endCursor } nodes { restId usageBaseId baseId metric threshold value limit percent date createdAt }
+  }
+}`;
+
+describe('usage insight over GraphQL', () => {
+  it('lists the alerts REST lists, paging forward, and takes usage_threshold webhooks', async () => {
+    const base = await trackBase(app.http, DEMO_BASES.catalog);
+    const records = (await app.http('POST', `/usage/bases/${base.id}/run`)).body.totalRecords as number;
+    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: records, thresholds: [50, 90, 100] } });
+    await app.http('POST', `/usage/bases/${base.id}/run`);
+    const rest = (await app.http('GET', `/usage/alerts?baseId=${base.baseId}`)).body.alerts as Array<Record<string, unknown>>;
+    expect(rest).toHaveLength(3);
+
+    const first = (await graphql(ALERTS, { first: 2, baseId: base.baseId })).data.usageAlerts;
+    expect(first.totalCount).toBe(3);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = (await graphql(ALERTS, { first: 2, after: first.pageInfo.endCursor, baseId: base.baseId })).data.usageAlerts;
+    expect(second.pageInfo.hasNextPage).toBe(false);
+    const nodes = [...first.nodes, ...second.nodes];
+    expect(nodes.map((n: { restId: string }) => n.restId)).toEqual(rest.map((a) => a.id));
+    expect(nodes[0]).toEqual({
+      restId: rest[0]!.id,
+      usageBaseId: base.id,
+      baseId: base.baseId,
+      metric: 'RECORDS',
+      threshold: 100,
+      value: records,
+      limit: records,
+      percent: 100,
+      date: rest[0]!.date,
+      createdAt: rest[0]!.createdAt,
+    });
+    expect((await graphql(ALERTS, { first: 101 })).errors?.[0]?.extensions?.code).toBe('invalid_request');
+
+    const created = await graphql(
+      `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { webhook { event tableId columnId } } }`,
+      { input: { baseId: base.baseId, event: 'USAGE_THRESHOLD', webhookUrl: 'http://127.0.0.1:9/usage' } },
+    );
+    expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
+    expect(created.data.createWebhook.webhook).toEqual({ event: 'USAGE_THRESHOLD', tableId: '', columnId: null });
+  });
+});
