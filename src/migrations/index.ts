@@ -10,6 +10,7 @@ import { OneWatchPerBase1764500000000 } from './1764500000000-one-watch-per-base
 import { UsersAndSessions1764600000000 } from './1764600000000-users-and-sessions.js';
 import { ApiKeyNameAndUse1764700000000 } from './1764700000000-api-key-name-and-use.js';
 import { UsageBaseLimits1764800000000 } from './1764800000000-usage-base-limits.js';
+import { UpstreamApiCalls1765000000000 } from './1765000000000-upstream-api-calls.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   UsersAndSessions1764600000000,
   ApiKeyNameAndUse1764700000000,
   UsageBaseLimits1764800000000,
+  UpstreamApiCalls1765000000000,
 ];
