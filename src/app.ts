@@ -12,6 +12,7 @@ import { createMetricsRouter } from './metrics/metrics.routes.js';
 import type { Metrics } from './metrics/registry.js';
 import { createAdminRouter } from './rest/admin.routes.js';
 import { createAirtableRouter } from './rest/airtable.routes.js';
+import { createApiCallsRouter } from './rest/api-calls.routes.js';
 import { createAuthRouter } from './rest/auth.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
 import { sandboxProxy } from './cluster/sandbox-proxy.js';
@@ -119,6 +120,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   // The busiest first: every router a request passes costs its path matching.
   if (graphql) app.use(graphql.router);
   app.use(createUsageRouter(services));
+  app.use(createApiCallsRouter(services));
   app.use(createChangesRouter(services));
   app.use(createMonitoringRouter(services));
   app.use(createWebhooksRouter(services));

@@ -7,12 +7,13 @@ import { createApp } from './app.js';
 import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
 import { openDatabase } from './database.js';
-import type { Logger } from './logger.js';
+import { safeError, type Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
 import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
+import { ApiCallLedgerService } from './services/usage-insight/api-call-ledger.service.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
 import { upstreamNotConnected } from './errors.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -75,6 +76,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let scheduler: Scheduler | undefined;
   let graphql: GraphqlGateway | undefined;
   let shared: SharedState | undefined;
+  let apiCallLedger: ApiCallLedgerService | undefined;
   try {
     const secretKey = loadSecretKey(config, logger);
     dataSource = await openDatabase(config.database);
@@ -107,6 +109,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
         : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
+    const ledger = (apiCallLedger = new ApiCallLedgerService(dataSource, { logger }));
     const clientForToken = (token: string | TokenSource) =>
       new UpstreamClient({
         baseUrl: config.upstream.apiUrl ?? remoteSandbox ?? `${internalSandbox!.url}/sandbox/airtable`,
@@ -119,6 +122,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
         limiter: upstreamLimiter,
         logger,
         onAttempt: metrics.upstreamAttempted,
+        onRequestSent: ledger.record,
       });
     // Without a deployment token the shared client only ever says so: accounts work through their own connections.
     const upstream = clientForToken(config.upstream.token ?? { userKey: 'none', current: () => Promise.reject(upstreamNotConnected()) });
@@ -133,6 +137,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
           ? new OAuthClient({ url: oauthUrl, clientId: config.oauth.clientId, clientSecret: config.oauth.clientSecret })
           : undefined,
       oauthRedirectUri: `${publicUrl}${OAUTH_CALLBACK_PATH}`,
+      apiCallLedger: ledger,
       // Without PUBLIC_URL a real upstream cannot reach a loopback address: watch by polling alone.
       notificationUrl:
         config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,
@@ -198,6 +203,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
         }
         clearInterval(sweep);
         await jobs.stop(config.shutdownTimeoutMs).catch(() => undefined);
+        // After the last request could be sent: this process's counts are added to the shared table.
+        await ledger.close().catch((error: unknown) => logger.warn({ err: safeError(error) }, 'API-call ledger not stored at shutdown'));
         server.closeAllConnections();
         sandbox?.close();
         await internalSandbox?.close();
@@ -210,6 +217,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     server.close();
     await graphql?.stop().catch(() => undefined);
     await scheduler?.stop(0).catch(() => undefined);
+    await apiCallLedger?.close().catch(() => undefined);
     sandboxToClose?.close();
     await internalSandbox?.close();
     await dataSource?.destroy().catch(() => undefined);

@@ -20,6 +20,8 @@ import { UsageBaseService } from './services/usage-base.service.js';
 import { UsageCountService } from './services/usage-count.service.js';
 import { UsageLimitsService } from './services/usage-limits/usage-limits.service.js';
 import { UsageScheduleService } from './services/usage-schedule.service.js';
+import type { ApiCallLedgerService } from './services/usage-insight/api-call-ledger.service.js';
+import { ApiCallUsageService } from './services/usage-insight/api-call-usage.service.js';
 import { SessionService } from './services/users/session.service.js';
 import { userOptions } from './services/users/user-options.js';
 import { UserService } from './services/users/user.service.js';
@@ -40,6 +42,10 @@ export interface Services extends WebhookForwarding {
   /** Each tracked base's plan or own limits, and its alert thresholds. */
   usageLimits: UsageLimitsService;
   usageAlerts: UsageAlertService;
+  /** Every upstream request this process sends, per month, upstream user, base and purpose. */
+  apiCallLedger: ApiCallLedgerService;
+  /** An account's upstream requests in a month, with a projection to its end. */
+  apiCalls: ApiCallUsageService;
   airtableLookup: AirtableLookupService;
   secrets: SecretBox;
   watches: UpstreamWatchService;
@@ -73,6 +79,8 @@ export interface ServiceOptions {
   oauth?: OAuthClient;
   /** Where the upstream sends the browser back after authorization. */
   oauthRedirectUri: string;
+  /** The ledger the clients' `onRequestSent` records into (built before the clients). */
+  apiCallLedger: ApiCallLedgerService;
 }
 
 /** The composition root: every service, built with `new`. */
@@ -101,6 +109,7 @@ export function createServices(
     spreadMs: config.jobs.usageSpreadMs,
     staleRunMs: config.jobs.lockLifetimeMs,
   });
+  const apiCalls = new ApiCallUsageService(options.apiCallLedger, upstreamAccess);
   const airtableLookup = new AirtableLookupService(upstreamAccess);
   const watches = new UpstreamWatchService(dataSource, upstreamAccess, secrets, {
     notificationUrl: options.notificationUrl,
@@ -138,6 +147,8 @@ export function createServices(
     usageCounts,
     usageSchedule,
     usageLimits,
+    apiCallLedger: options.apiCallLedger,
+    apiCalls,
     airtableLookup,
     secrets,
     watches,

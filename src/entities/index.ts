@@ -6,6 +6,7 @@ import { ChangeOutbox } from './change-outbox.entity.js';
 import { MonitoringConfig } from './monitoring-config.entity.js';
 import { OAuthState } from './oauth-state.entity.js';
 import { SetPasswordToken } from './set-password-token.entity.js';
+import { UpstreamApiCall } from './upstream-api-call.entity.js';
 import { UpstreamConnection } from './upstream-connection.entity.js';
 import { User } from './user.entity.js';
 import { UserSession } from './user-session.entity.js';
@@ -20,7 +21,7 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
-export { OAuthState, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
+export { OAuthState, UpstreamApiCall, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
 export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
 export type { UsageMetric } from './usage-alert.entity.js';
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
@@ -41,6 +42,7 @@ export const entities = [
   MonitoringConfig,
   OAuthState,
   SetPasswordToken,
+  UpstreamApiCall,
   UpstreamConnection,
   UpstreamWatch,
   UsageBase,

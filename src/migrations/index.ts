@@ -11,6 +11,7 @@ import { UsersAndSessions1764600000000 } from './1764600000000-users-and-session
 import { ApiKeyNameAndUse1764700000000 } from './1764700000000-api-key-name-and-use.js';
 import { UsageBaseLimits1764800000000 } from './1764800000000-usage-base-limits.js';
 import { UsageInsight1764900000000 } from './1764900000000-usage-insight.js';
+import { UpstreamApiCalls1765000000000 } from './1765000000000-upstream-api-calls.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   ApiKeyNameAndUse1764700000000,
   UsageBaseLimits1764800000000,
   UsageInsight1764900000000,
+  UpstreamApiCalls1765000000000,
 ];

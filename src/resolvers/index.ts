@@ -1,6 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AccountMutations } from './account.mutations.js';
 import { AirtableResolver } from './airtable.resolver.js';
+import { ApiCallsResolver } from './api-calls.resolver.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
 import { ChangeResolver } from './change.resolver.js';
 import { ConnectionResolver } from './connection.resolver.js';
@@ -24,6 +25,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiKeyResolver,
   UsageBaseResolver,
   UsageBaseMutations,
+  ApiCallsResolver,
   SnapshotDayResolver,
   UsageAlertResolver,
   AirtableResolver,

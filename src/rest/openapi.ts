@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import type { RouteSpec } from './http/route.js';
 import { errorStatusesOf } from './http/statuses.js';
 import { airtableRoutes } from './airtable.spec.js';
+import { apiCallRoutes } from './api-calls.spec.js';
 import { authRoutes } from './auth.spec.js';
 import { changeRoutes } from './changes.spec.js';
 import { connectionRoutes } from './connection.spec.js';
@@ -13,7 +14,7 @@ import { usageRoutes } from './usage.spec.js';
 import { usageInsightRoutes } from './usage-insight.spec.js';
 import { webhookRoutes } from './webhooks.spec.js';
 
-export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, usageInsightRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
+export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, usageInsightRoutes, apiCallRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',

@@ -1,6 +1,7 @@
 import type { DataSource, Repository } from 'typeorm';
 import { UsageBase, type TableCount } from '../entities/index.js';
 import { conflict, unavailable } from '../errors.js';
+import { withCallPurpose } from '../upstream/call-purpose.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
@@ -61,7 +62,7 @@ export class UsageCountService {
     const controller = new AbortController();
     // An abandoned count fails with the reason it was abandoned for (shutdown: unavailable), whatever the upstream
     // call in flight made of the abort.
-    const run = this.countBase(base, controller)
+    const run = withCallPurpose('count', () => this.countBase(base, controller))
       .catch((error: unknown) => {
         throw controller.signal.aborted ? controller.signal.reason : error;
       })

@@ -58,6 +58,11 @@ export class UpstreamClient {
     return this.transport.stats;
   }
 
+  /** Whose per-user budget the client's requests spend: the upstream user id, or `token:<fingerprint>`. */
+  get userKey(): string {
+    return this.transport.userKey;
+  }
+
   /** Who the token acts for (no scope needed): the connection's check and its upstream user id. */
   whoami(): Promise<{ id: string; email?: string; scopes?: string[] }> {
     return this.transport.send({ method: 'GET', path: '/meta/whoami', schema: whoamiSchema });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
+import { requestSent } from './call-purpose.js';
 import { parseErrorBody } from './error-body.js';
 import { processLimiter, type UpstreamLimiter } from './limiter.js';
 import { DEFAULT_LOCKOUT_MS, DEFAULT_REQUESTS_PER_SECOND, fingerprint, type RateLimitScope } from './rate-limiter.js';
@@ -11,7 +12,14 @@ import {
   repeatabilityOfStatus,
   type Repeatability,
 } from './retry-policy.js';
-import type { TokenSource, UpstreamAttempt, UpstreamClientOptions, UpstreamLogger, UpstreamStats } from './types.js';
+import type {
+  TokenSource,
+  UpstreamAttempt,
+  UpstreamClientOptions,
+  UpstreamLogger,
+  UpstreamRequestSent,
+  UpstreamStats,
+} from './types.js';
 import { CONNECTION_ERROR, INVALID_RESPONSE, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
 import { sendInSlot } from './wire-instant.js';
 
@@ -53,6 +61,7 @@ export class UpstreamTransport {
   private readonly timeoutMs: number;
   private readonly logger?: UpstreamLogger;
   private readonly onAttempt?: (attempt: UpstreamAttempt) => void;
+  private readonly onRequestSent?: (request: UpstreamRequestSent) => void;
   private readonly limiter: UpstreamLimiter;
 
   constructor(options: UpstreamClientOptions) {
@@ -65,7 +74,13 @@ export class UpstreamTransport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.logger = options.logger;
     this.onAttempt = options.onAttempt;
+    this.onRequestSent = options.onRequestSent;
     this.limiter = options.limiter ?? processLimiter;
+  }
+
+  /** Whose per-user budget this transport's requests spend. */
+  get userKey(): string {
+    return this.tokens.userKey;
   }
 
   url(path: string, query?: string): string {
@@ -87,6 +102,8 @@ export class UpstreamTransport {
       if (call.signal?.aborted) slot.sent();
       call.signal?.throwIfAborted();
       this.stats.requests += 1;
+      const purpose = requestSent();
+      this.onRequestSent?.({ userKey: this.tokens.userKey, baseId: call.baseId, purpose });
       const result = await sendInSlot(slot, () => this.attempt(call, token.token));
       this.onAttempt?.({ method: call.method, path: call.path, outcome: outcomeOf(result) });
       if (result.ok) return this.parse(call, result.text, attempt);

@@ -1,3 +1,4 @@
+import type { CallPurpose } from './call-purpose.js';
 import type { UpstreamLimiter } from './limiter.js';
 /** Shapes of the upstream platform (Airtable Web API or the sandbox), as the client returns them. */
 
@@ -138,6 +139,8 @@ export interface UpstreamClientOptions {
   logger?: UpstreamLogger;
   /** Told how every attempt ended (the service's metrics). */
   onAttempt?: (attempt: UpstreamAttempt) => void;
+  /** Told of every request as it goes out, retries and 429s included: what the upstream counts (the API-call ledger). */
+  onRequestSent?: (request: UpstreamRequestSent) => void;
   /** Where the platform's budgets are kept; this process's memory unless replicas share them (redis-limiter.ts). */
   limiter?: UpstreamLimiter;
 }
@@ -148,6 +151,15 @@ export interface UpstreamAttempt {
   /** Below `/v0`, ids included. */
   path: string;
   outcome: 'ok' | 'rate_limited' | 'error';
+}
+
+/** Whose budget one request spends, and why it was sent (call-purpose.ts). */
+export interface UpstreamRequestSent {
+  /** The token source's `userKey`: the upstream user id, or `token:<fingerprint>` for a fixed token. */
+  userKey: string;
+  /** The base the request reads or writes; absent for requests outside a base (bases listing, whoami). */
+  baseId?: string;
+  purpose: CallPurpose;
 }
 
 export interface UpstreamStats {

@@ -39,6 +39,10 @@ describe.skipIf(!available)(`on PostgreSQL (${ADMIN_URL.replace(/\/\/[^@]*@/, '/
     // Limits past 2^31 (bigint) come back as numbers.
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { plan: 'enterprise_scale' } });
     expect((await app.http('GET', `/usage/bases/${base.id}/limits`)).body.limits).toMatchObject({ recordLimit: 500_000, storageLimitBytes: 1_000 * 1024 ** 3 });
+    // The API-call ledger's upsert adds a second flush to the first's rows: both counts, as the sandbox tallied them.
+    await app.http('GET', '/usage/api-calls');
+    expect((await app.http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
+    expect((await app.http('GET', '/usage/api-calls')).body.byPurpose.count).toBe(app.running.sandbox!.stats.byBase.get(base.baseId)!.requests);
     expect((await app.http('DELETE', `/usage/bases/${base.id}`)).status).toBe(204);
   });
 });

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { WebhookPayloadPage } from '../../upstream/webhook-types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
@@ -51,7 +52,7 @@ export class ChangeIngestService {
   }
 
   ingest(watchId: string): Promise<IngestResult> {
-    return this.mutex.run(watchId, () => this.ingestPages(watchId));
+    return withCallPurpose('audit', () => this.mutex.run(watchId, () => this.ingestPages(watchId)));
   }
 
   private async ingestPages(watchId: string): Promise<IngestResult> {

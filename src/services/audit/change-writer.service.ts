@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { In, IsNull, LessThanOrEqual, MoreThan, Not, type DataSource } from 'typeorm';
 import { ChangeEntry, ChangeOutbox, MonitoringConfig } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
@@ -52,7 +53,7 @@ export class ChangeWriterService {
   ) {}
 
   drain(configId: string): Promise<DrainResult> {
-    return this.mutex.run(configId, () => this.drainConfig(configId));
+    return withCallPurpose('audit', () => this.mutex.run(configId, () => this.drainConfig(configId)));
   }
 
   /** Configs with outbox rows, and when their first row is due (the periodic sweep). */

@@ -1,6 +1,7 @@
 import type { DataSource, Repository } from 'typeorm';
 import { MonitoringConfig } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
@@ -81,7 +82,7 @@ export class ConfigHealthService {
     if (!mayBeMissing(error)) return this.record(config, 'error', message);
     let finding: Finding;
     try {
-      finding = await this.locate(config, await this.view(config.accountId));
+      finding = await withCallPurpose('audit', async () => this.locate(config, await this.view(config.accountId)));
     } catch (lookup) {
       this.logger.warn({ err: safeError(lookup), configId: config.id }, 'could not look up why a changes table write was refused');
       return this.record(config, 'error', message);
@@ -95,7 +96,11 @@ export class ConfigHealthService {
    * The upkeep: every config's bases and Changes table looked up (one listing of bases, one schema read per
    * monitoring base). A config found whole again is ok, unless the writer's own error stands (it clears that).
    */
-  async checkAll(): Promise<{ checked: number; missing: number }> {
+  checkAll(): Promise<{ checked: number; missing: number }> {
+    return withCallPurpose('audit', () => this.checkEach());
+  }
+
+  private async checkEach(): Promise<{ checked: number; missing: number }> {
     const configs = await this.repository.find({ order: { createdAt: 'ASC' } });
     if (!configs.length) return { checked: 0, missing: 0 };
     // One listing of bases per account: each account's configs are checked with what its own connection sees.

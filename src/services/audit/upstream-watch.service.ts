@@ -3,6 +3,7 @@ import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { UpstreamWatch } from '../../entities/index.js';
 import { isAppError, unauthorized } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
@@ -69,7 +70,7 @@ export class UpstreamWatchService {
 
   /** Makes sure the base is watched (through the asking account's connection when a watch must be made); idempotent. */
   ensure(base: WatchedBase): Promise<UpstreamWatch> {
-    return this.mutex.run(keyOf(base), async () => {
+    return this.asWebhookWork(keyOf(base), async () => {
       const existing = await this.find(base);
       if (existing) return existing;
       const created = await this.createUpstream(base.accountId, base.baseId);
@@ -104,7 +105,7 @@ export class UpstreamWatchService {
 
   /** Stops watching when no demand of any account needs the base any more. */
   release(base: WatchedBase): Promise<void> {
-    return this.mutex.run(keyOf(base), async () => {
+    return this.asWebhookWork(keyOf(base), async () => {
       const watch = await this.removeUnneeded(base);
       if (!watch) return;
       await this.deleteUpstream(watch.accountId, watch.baseId, watch.webhookId);
@@ -186,7 +187,11 @@ export class UpstreamWatchService {
    * Daily upkeep of every watch: a webhook the upstream disabled (error state, expiry) is re-created and the gap
    * logged; pings switched off after failed deliveries are switched on; the rest are refreshed for 7 more days.
    */
-  async maintain(): Promise<{ refreshed: number; recreated: number }> {
+  maintain(): Promise<{ refreshed: number; recreated: number }> {
+    return withCallPurpose('webhooks', () => this.maintainEach());
+  }
+
+  private async maintainEach(): Promise<{ refreshed: number; recreated: number }> {
     let refreshed = 0;
     let recreated = 0;
     // Watches seen through one connection share one listing of the base's webhooks.
@@ -228,7 +233,7 @@ export class UpstreamWatchService {
    * new webhook cannot be recovered from the upstream: that gap is logged.
    */
   recreate(watch: UpstreamWatch, reason: string, holder = watch.accountId): Promise<UpstreamWatch> {
-    return this.mutex.run(keyOf(watch), async () => {
+    return this.asWebhookWork(keyOf(watch), async () => {
       // Another run (or process) may have replaced or released it since this one read it: theirs stands.
       const current = await this.repository.findOneBy({ id: watch.id });
       if (!current || current.webhookId !== watch.webhookId) return current ?? watch;
@@ -299,6 +304,11 @@ export class UpstreamWatchService {
 
   async markError(watch: UpstreamWatch): Promise<void> {
     await this.repository.update({ id: watch.id }, { status: 'error', updatedAt: new Date() });
+  }
+
+  /** One base's webhook work: one at a time per base, its upstream requests counted as `webhooks`. */
+  private asWebhookWork<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return withCallPurpose('webhooks', () => this.mutex.run(key, work));
   }
 
   private async isNeeded(manager: EntityManager, base: WatchedBase): Promise<boolean> {

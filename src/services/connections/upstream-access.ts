@@ -53,6 +53,15 @@ export class UpstreamAccess {
   }
 
   /**
+   * Whose budget the account's upstream requests spend: its connection's upstream user, else the shared token's key
+   * (`token:<fingerprint>`); undefined when it has neither.
+   */
+  async userKeyFor(accountId: string): Promise<string | undefined> {
+    const connection = await this.connections.findOne({ select: { accountId: true, upstreamUserId: true }, where: { accountId } });
+    return connection ? connection.upstreamUserId : this.shared?.userKey;
+  }
+
+  /**
    * Whether work for the account can reach the upstream now: false while its connection needs re-authorisation (or
    * it has none and there is no shared token). Scheduled and background work of such an account pauses.
    */
