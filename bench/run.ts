@@ -4,6 +4,7 @@ import { runAuditIngestBench } from './audit-ingest.bench.js';
 import { runChangeLogBench } from './change-log.bench.js';
 import { runReplicaCountBench } from './count-replicas.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
+import { runForecastAccuracyBench } from './forecast-accuracy.bench.js';
 import { runGraphqlVsRestBench } from './graphql-vs-rest.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   webhooks: runWebhookDeliveryBench,
   graphql: runGraphqlVsRestBench,
   web: runWebBench,
+  forecast: runForecastAccuracyBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */
