@@ -28,6 +28,8 @@ import { UserService } from './services/users/user.service.js';
 import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
 import { usageAlertCursorCodec } from './services/seq-cursor.js';
 import { UsageAlertService } from './services/usage-insight/usage-alert.service.js';
+import { UsageCountingService } from './services/usage-insight/usage-counting.service.js';
+import { UsageForecastService } from './services/usage-insight/usage-forecast.service.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { OAuthClient } from './upstream/oauth-client.js';
 
@@ -42,6 +44,8 @@ export interface Services extends WebhookForwarding {
   /** Each tracked base's plan or own limits, and its alert thresholds. */
   usageLimits: UsageLimitsService;
   usageAlerts: UsageAlertService;
+  usageCounting: UsageCountingService;
+  usageForecasts: UsageForecastService;
   /** Every upstream request this process sends, per month, upstream user, base and purpose. */
   apiCallLedger: ApiCallLedgerService;
   /** An account's upstream requests in a month, with a projection to its end. */
@@ -105,11 +109,6 @@ export function createServices(
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstreamAccess, {
     lockTtlMs: config.countLockTtlMs,
   });
-  const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, {
-    spreadMs: config.jobs.usageSpreadMs,
-    staleRunMs: config.jobs.lockLifetimeMs,
-  });
-  const apiCalls = new ApiCallUsageService(options.apiCallLedger, upstreamAccess);
   const airtableLookup = new AirtableLookupService(upstreamAccess);
   const watches = new UpstreamWatchService(dataSource, upstreamAccess, secrets, {
     notificationUrl: options.notificationUrl,
@@ -117,6 +116,12 @@ export function createServices(
   });
   const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger);
   const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
+  const usageCounting = new UsageCountingService(dataSource, usageBases, snapshots, changeIngest);
+  const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, usageCounting, {
+    spreadMs: config.jobs.usageSpreadMs,
+    staleRunMs: config.jobs.lockLifetimeMs,
+  });
+  const apiCalls = new ApiCallUsageService(options.apiCallLedger, upstreamAccess);
   const configHealth = new ConfigHealthService(dataSource, upstreamAccess, logger);
   const changeWriter = new ChangeWriterService(dataSource, upstreamAccess, configHealth, {
     retryBaseDelayMs: config.audit.writeRetryBaseMs,
@@ -141,6 +146,8 @@ export function createServices(
     dataSource,
     upstream,
     usageAlerts,
+    usageCounting,
+    usageForecasts: new UsageForecastService(usageBases, snapshots, usageLimits),
     accounts,
     usageBases,
     snapshots,

@@ -49,6 +49,10 @@ export class UpstreamWatch {
   @Column(timestampColumn('created_at'))
   createdAt: Date;
 
+  /** Since when the log has no gap: set when the upstream webhook was re-created (null: since createdAt). */
+  @Column(timestampColumn('continuous_since', true))
+  continuousSince: Date | null;
+
   @Column(timestampColumn('updated_at'))
   updatedAt: Date;
 }

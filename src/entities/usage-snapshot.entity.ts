@@ -53,4 +53,8 @@ export class UsageSnapshot {
   /** No count was needed (countOnlyWhenChanged, no logged change): the previous day's figures carried over. */
   @Column({ name: 'carried_over', type: 'boolean', default: false })
   carriedOver: boolean;
+
+  /** When the day's count started (null: before this was kept); a change after it may be missing from the count. */
+  @Column(timestampColumn('count_started_at', true))
+  countStartedAt: Date | null;
 }

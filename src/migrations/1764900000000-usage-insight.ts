@@ -41,9 +41,14 @@ export class UsageInsight1764900000000 implements MigrationInterface {
     // Upstream requests the day's count spent; null: counted before the ledger existed. Carried: no count was needed.
     await queryRunner.addColumn('usage_snapshot', new TableColumn({ name: 'api_calls', type: 'integer', isNullable: true }));
     await queryRunner.addColumn('usage_snapshot', new TableColumn({ name: 'carried_over', type: 'boolean', default: false }));
+    // When the day's count started: a change logged after it may be missing from it.
+    await queryRunner.addColumn('usage_snapshot', new TableColumn(timestamp('count_started_at', true)));
+    await queryRunner.addColumn('upstream_watch', new TableColumn(timestamp('continuous_since', true)));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('upstream_watch', 'continuous_since');
+    await queryRunner.dropColumn('usage_snapshot', 'count_started_at');
     await queryRunner.dropColumn('usage_snapshot', 'carried_over');
     await queryRunner.dropColumn('usage_snapshot', 'api_calls');
     await queryRunner.dropColumn('usage_base', 'count_only_when_changed');

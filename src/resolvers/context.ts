@@ -38,6 +38,7 @@ const DATABASE_SERVICES: ReadonlySet<string> = new Set<keyof Services>([
   'usageBases',
   'usageLimits',
   'usageAlerts',
+  'usageCounting',
   'snapshots',
   'monitoringConfigs',
   'changeQueries',

@@ -4,6 +4,7 @@ import { UsageBaseEdge } from './types/connections.js';
 import { RunResultType } from './types/run-result.type.js';
 import { SnapshotDayType } from './types/snapshot.type.js';
 import { UsageBaseType } from './types/usage-base.type.js';
+import { UsageCountingType } from './types/usage-insight.type.js';
 import { UsageLimitsType, UsagePlan } from './types/usage-limits.type.js';
 
 // Relay mutations: one `input` argument, a payload echoing clientMutationId. Values are checked by the REST schemas.
@@ -143,4 +144,28 @@ export class SetUsageLimitsPayload {
 
   @Field(() => UsageLimitsType, { description: 'The limits as stored' })
   limits: UsageLimitsType;
+}
+
+@InputType('SetUsageCountingInput', { description: 'Whether a base’s scheduled count is skipped on days without changes (REST PUT /usage/bases/{id}/counting)' })
+export class SetUsageCountingInput {
+  @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
+  clientMutationId?: string | null;
+
+  @Field(() => ID, { description: 'Global id or REST id of the usage base' })
+  id: string;
+
+  @Field(() => Boolean, { description: 'Skip the scheduled count on a day the audit log shows no change of the base' })
+  countOnlyWhenChanged: boolean;
+}
+
+@ObjectType('SetUsageCountingPayload', { description: 'What setUsageCounting stored' })
+export class SetUsageCountingPayload {
+  @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
+  clientMutationId: string | null;
+
+  @Field(() => UsageBaseType, { description: 'The base whose counting this is' })
+  usageBase: UsageBaseType;
+
+  @Field(() => UsageCountingType, { description: 'The setting as stored, with the last 30 days’ costs' })
+  counting: UsageCountingType;
 }

@@ -12,11 +12,14 @@ import {
   RunUsageCountInput,
   RunUsageCountPayload,
   UpdateUsageBaseInput,
+  SetUsageCountingInput,
+  SetUsageCountingPayload,
   SetUsageLimitsInput,
   SetUsageLimitsPayload,
   UpdateUsageBasePayload,
 } from './usage-base.inputs.js';
 import { usageLimitsInput } from '../services/usage-limits/usage-limits.input.js';
+import { countingInput } from '../services/usage-insight/counting.input.js';
 import { parseInput, parseInputKeepingNulls } from './validate-input.js';
 import { RunStatus } from './types/run-result.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
@@ -62,6 +65,18 @@ export class UsageBaseMutations {
     const base = await requireUsageBase(context, input.id);
     const limits = await context.services.usageLimits.update(account.id, base.id, body);
     return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base), limits };
+  }
+
+  @Mutation(() => SetUsageCountingPayload, { description: 'Skip the scheduled count on days without changes, or not (REST PUT /usage/bases/{id}/counting)' })
+  async setUsageCounting(
+    @Arg('input', () => SetUsageCountingInput, { description: 'The base and the setting' }) input: SetUsageCountingInput,
+    @Ctx() context: GraphqlContext,
+  ) {
+    const account = requireAccount(context);
+    const body = parseInput(countingInput.update, { countOnlyWhenChanged: input.countOnlyWhenChanged });
+    const base = await requireUsageBase(context, input.id);
+    const counting = await context.services.usageCounting.update(account.id, base.id, body);
+    return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base), counting };
   }
 
   @Mutation(() => DeleteUsageBasePayload, { description: 'Stop tracking a base; its snapshots go (REST DELETE /usage/bases/{id})' })

@@ -16,6 +16,7 @@ import { ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js'
 import { SnapshotDayType, toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
 import { UsageLimitsType } from './types/usage-limits.type.js';
+import { UsageCountingType, UsageForecastType } from './types/usage-insight.type.js';
 
 /** Default page sizes: REST's snapshot default (30 days), and 50 for lists. */
 const SNAPSHOT_PAGE = 30;
@@ -74,6 +75,16 @@ export class UsageBaseResolver {
   @FieldResolver(() => UsageLimitsType, { description: 'Record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)' })
   async limits(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageLimitsType> {
     return context.services.usageLimits.get(requireAccount(context).id, base.restId);
+  }
+
+  @FieldResolver(() => [UsageForecastType], { description: 'When each limit is reached at the recent pace: records, then storage (REST GET /usage/bases/{id}/forecast)' })
+  async forecast(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageForecastType[]> {
+    return (await context.services.usageForecasts.get(requireAccount(context).id, base.restId)).forecasts;
+  }
+
+  @FieldResolver(() => UsageCountingType, { description: 'What the daily count costs upstream, and countOnlyWhenChanged (REST GET /usage/bases/{id}/counting)' })
+  async counting(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageCountingType> {
+    return context.services.usageCounting.get(requireAccount(context).id, base.restId);
   }
 
   @FieldResolver(() => UsageScheduleType, { description: 'Next and last scheduled count' })

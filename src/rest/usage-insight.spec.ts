@@ -76,7 +76,7 @@ export const usageInsightRoutes = {
     operationId: 'getUsageForecast',
     summary: 'When each limit is reached at the recent pace (extension)',
     description:
-      'One forecast per metric. The trend is the Theil–Sen slope of the counts of the last 30 days (the median of the slopes between every two days), so one bulk import or cleanup does not swing it; `earliest` and `latest` come from the quartiles of those slopes. `not_enough_history` until 7 counts span at least 6 days; `not_within_a_year` when the trend is flat, shrinking or reaches the limit more than 365 days out; `no_limit` when the base has none.',
+      'One forecast per metric, from the counts of the 30 days ending at the newest. The pace is a Theil–Sen trend (the median of the slopes between every two days) after cutting the history at jumps far outside the usual day-to-day change, so a bulk import or cleanup does not swing it; the projection starts from the trend’s level on the newest day. `earliest` and `latest` are a 90 % range from how uneven the daily additions are. `not_enough_history` until 7 days are counted in those 30; `not_within_a_year` when the pace is flat or shrinking or reaches the limit more than 365 days out (`earliest` may still be given); `no_limit` when the base has none. A limit already reached gives the newest count’s day.',
     tag,
     params: IdParams,
     success: { status: 200, description: 'The forecasts', schema: z.strictObject({ baseId: z.string(), forecasts: z.array(ForecastBody) }) },

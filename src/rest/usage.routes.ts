@@ -9,7 +9,8 @@ import { usageRoutes as spec } from './usage.spec.js';
 /** Rendered snapshot pages, keyed by the base's snapshot version (so a new count is never hidden). */
 const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSchedule, usageLimits, usageAlerts }: Services): Router {
+export function createUsageRouter(services: Services): Router {
+  const { usageBases, snapshots, usageCounts, usageSchedule, usageLimits, usageAlerts, usageForecasts, usageCounting } = services;
   const router = Router();
   const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
@@ -58,6 +59,9 @@ export function createUsageRouter({ usageBases, snapshots, usageCounts, usageSch
     const page = await usageAlerts.list(account.id, query);
     return { alerts: page.alerts.map(toUsageAlertResponse), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
+  mount(router, insight.forecast, async ({ account, params }) => usageForecasts.get(account.id, params.id));
+  mount(router, insight.counting, async ({ account, params }) => ({ counting: await usageCounting.get(account.id, params.id) }));
+  mount(router, insight.updateCounting, async ({ account, params, body }) => ({ counting: await usageCounting.update(account.id, params.id, body) }));
   mount(router, spec.run, async ({ account, params }) => usageCounts.count(account.id, params.id));
 
   return router;

@@ -16,6 +16,10 @@ export interface SnapshotDay {
   date: string;
   totals: SnapshotTotals;
   tablesJson: string;
+  /** Upstream requests the day's count spent (null: counted before they were counted); not in the REST shape. */
+  apiCalls: number | null;
+  /** No count was needed: the last full count's figures carried over (countOnlyWhenChanged). */
+  carriedOver: boolean;
 }
 
 export interface SnapshotQuery {
@@ -52,6 +56,7 @@ export interface SnapshotSink {
 export interface CountCost {
   apiCalls: number | null;
   carriedOver?: boolean;
+  startedAt?: Date;
 }
 
 /** Told of every recorded day, after its transaction committed (GraphQL subscriptions). Must not throw. */
@@ -70,6 +75,8 @@ interface SnapshotRow {
   file_count: number | string;
   table_count: number;
   tables_json: string;
+  api_calls: number | string | null;
+  carried_over: boolean | number;
 }
 
 /** The daily usage history of tracked bases. */
@@ -92,7 +99,7 @@ export class SnapshotService {
     if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
     const qb = this.dataSource
       .createQueryBuilder()
-      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json'])
+      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json', 'api_calls', 'carried_over'])
       .from(UsageSnapshot, 's')
       .where('usage_base_id = :id', { id: base.id })
       .orderBy('date', 'DESC')
@@ -170,12 +177,12 @@ export class SnapshotService {
       // The base may have been deleted while it was counted: then there is nothing to record.
       const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
       if (!bumped.affected) throw notFound('Usage base');
-      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
+      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false, countStartedAt: cost.startedAt ?? null };
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
       for (const sink of this.sinks) await sink.accept(manager, { usageBaseId, date, totals, countedAt });
     });
     for (const sink of this.sinks) sink.committed();
-    const day = { date, totals, tablesJson };
+    const day = { date, totals, tablesJson, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
     for (const listener of this.listeners) listener({ usageBaseId, day });
     return day;
   }
@@ -183,7 +190,7 @@ export class SnapshotService {
   private snapshotRows() {
     return this.dataSource
       .createQueryBuilder()
-      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json'])
+      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json', 'api_calls', 'carried_over'])
       .from(UsageSnapshot, 's');
   }
 }
@@ -207,4 +214,6 @@ const toSnapshotDay = (row: SnapshotRow): SnapshotDay => ({
     tableCount: Number(row.table_count),
   },
   tablesJson: row.tables_json,
+  apiCalls: row.api_calls === null ? null : Number(row.api_calls),
+  carriedOver: Boolean(row.carried_over),
 });

@@ -1,7 +1,7 @@
 import type { DataSource, Repository } from 'typeorm';
 import { UsageBase, type TableCount } from '../entities/index.js';
 import { conflict, unavailable } from '../errors.js';
-import { withCallPurpose } from '../upstream/call-purpose.js';
+import { withCallPurpose, type CallTally } from '../upstream/call-purpose.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
@@ -62,7 +62,9 @@ export class UsageCountService {
     const controller = new AbortController();
     // An abandoned count fails with the reason it was abandoned for (shutdown: unavailable), whatever the upstream
     // call in flight made of the abort.
-    const run = withCallPurpose('count', () => this.countBase(base, controller))
+    // Every request of the count, retries included, is what the day's count cost (shown with its snapshot).
+    const tally = { calls: 0 };
+    const run = withCallPurpose('count', () => this.countBase(base, controller, tally), tally)
       .catch((error: unknown) => {
         throw controller.signal.aborted ? controller.signal.reason : error;
       })
@@ -93,7 +95,7 @@ export class UsageCountService {
     return running.length;
   }
 
-  private async countBase(base: UsageBase, controller: AbortController): Promise<RunResult> {
+  private async countBase(base: UsageBase, controller: AbortController, tally: CallTally): Promise<RunResult> {
     const startedAt = this.now();
     const { signal } = controller;
     const upstream = await this.access.forAccount(base.accountId);
@@ -108,7 +110,7 @@ export class UsageCountService {
       ),
     );
     const date = localDay(startedAt, base.timezone);
-    const day = await this.snapshots.record(base.id, date, counts, this.now());
+    const day = await this.snapshots.record(base.id, date, counts, this.now(), { apiCalls: tally.calls, startedAt });
     return {
       status: 'success',
       tablesProcessed: day.totals.tableCount,

@@ -31,7 +31,12 @@ export interface LastRun {
   error?: string;
 }
 
-export type ScheduledOutcome = 'counted' | 'already-counted' | 'base-gone' | 'paused';
+export type ScheduledOutcome = 'counted' | 'carried-over' | 'already-counted' | 'base-gone' | 'paused';
+
+/** Whether a day's count can be skipped (UsageCountingService); records the carried-over day when it can. */
+export interface CountShortcut {
+  carryOver(base: UsageBase, day: string, now: Date): Promise<boolean>;
+}
 
 /**
  * The daily count of every tracked base (ARCHITECTURE flow 3). The `usage_base` rows are the truth: jobs are made to
@@ -46,6 +51,7 @@ export class UsageScheduleService {
     dataSource: DataSource,
     private readonly bases: UsageBaseService,
     private readonly counts: UsageCountService,
+    private readonly shortcut: CountShortcut,
     private readonly options: UsageScheduleOptions,
   ) {
     this.runs = dataSource.getRepository(UsageRun);
@@ -115,9 +121,10 @@ export class UsageScheduleService {
     const run = await this.claim(base.id, localDay, startedAt);
     if (!run) return { outcome: 'already-counted', nextRunAt: this.nextRunAt(base, this.now()) };
     try {
-      await this.counts.countTracked(base);
+      const carried = await this.shortcut.carryOver(base, localDay, startedAt);
+      if (!carried) await this.counts.countTracked(base);
       await this.runs.update({ id: run.id }, { status: 'ok', finishedAt: this.now(), error: null });
-      return { outcome: 'counted', nextRunAt: this.nextRunAt(base, this.now()) };
+      return { outcome: carried ? 'carried-over' : 'counted', nextRunAt: this.nextRunAt(base, this.now()) };
     } catch (error) {
       const message = isAppError(error) ? error.message : 'Internal error';
       // The account's connection needs its holder: retrying cannot help, so the day waits (and the next day's run

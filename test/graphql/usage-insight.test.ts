@@ -54,4 +54,21 @@ describe('usage insight over GraphQL', () => {
     expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     expect(created.data.createWebhook.webhook).toEqual({ event: 'USAGE_THRESHOLD', tableId: '', columnId: null });
   });
+
+  it('sets countOnlyWhenChanged and shows each day’s count cost with the snapshot history', async () => {
+    const base = await trackBase(app.http, DEMO_BASES.marketing);
+    await app.http('POST', `/usage/bases/${base.id}/run`);
+    const set = await graphql(
+      `mutation($input: SetUsageCountingInput!) { setUsageCounting(input: $input) { clientMutationId counting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } } } }`,
+      { input: { id: base.id, countOnlyWhenChanged: true, clientMutationId: 'c1' } },
+    );
+    expect(set.errors).toBeUndefined();
+    const rest = (await app.http('GET', `/usage/bases/${base.id}/counting`)).body.counting;
+    expect(rest.countOnlyWhenChanged).toBe(true);
+    expect(set.data.setUsageCounting).toEqual({ clientMutationId: 'c1', counting: rest });
+    expect(rest.days[0].apiCalls).toBeGreaterThan(0);
+    const read = await graphql(`query($id: ID!) { usageBase(id: $id) { counting { countOnlyWhenChanged } snapshots(first: 1) { nodes { date apiCalls carriedOver } } } }`, { id: base.id });
+    expect(read.data.usageBase.counting.countOnlyWhenChanged).toBe(true);
+    expect(read.data.usageBase.snapshots.nodes).toEqual([rest.days[0]]);
+  });
 });

@@ -1,5 +1,5 @@
 import { LocalDateResolver, NonNegativeIntResolver, SafeIntResolver } from 'graphql-scalars';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import type { TableCount } from '../../entities/index.js';
 import type { SnapshotDay } from '../../services/snapshot.service.js';
 import { toGlobalId } from '../relay/global-id.js';
@@ -56,6 +56,12 @@ export class SnapshotDayType extends Node {
   @Field(() => SnapshotTotalsType, { description: 'The sums over `tables`' })
   totals: SnapshotTotalsType;
 
+  @Field(() => Int, { nullable: true, description: 'Upstream API requests the day’s count spent, retries included (0 when carried over); null for counts made before they were counted' })
+  apiCalls: number | null;
+
+  @Field(() => Boolean, { description: 'No count was needed: with countOnlyWhenChanged and no change logged since, the last full count’s figures carried over' })
+  carriedOver: boolean;
+
   /** The REST id of its usage base (not a GraphQL field). */
   usageBaseId: string;
 }
@@ -70,6 +76,8 @@ export function toSnapshotDayType(usageBaseId: string, day: SnapshotDay): Snapsh
   type.date = day.date;
   type.tables = new PreShapedList<TableCountType>(day.tablesJson, STORED_TABLE_KEYS);
   type.totals = { ...day.totals };
+  type.apiCalls = day.apiCalls;
+  type.carriedOver = day.carriedOver;
   type.usageBaseId = usageBaseId;
   return type;
 }

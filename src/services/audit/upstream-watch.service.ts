@@ -88,6 +88,7 @@ export class UpstreamWatchService {
         lastReadAt: null,
         lastPingAt: null,
         createdAt: now,
+        continuousSince: null,
         updatedAt: now,
       });
       try {
@@ -247,6 +248,8 @@ export class UpstreamWatchService {
         payloadCursor: 1,
         status: 'active' as const,
         expiresAt: created.expirationTime ? new Date(created.expirationTime) : null,
+        // Changes between the old webhook's last read and now may be missing from the log.
+        continuousSince: new Date(),
         updatedAt: new Date(),
       };
       const { affected } = await this.repository.update({ id: watch.id, webhookId: old }, replacement);
