@@ -11,7 +11,7 @@ import { NodeResolver } from './node.resolver.js';
 import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
-import { UsageBaseResolver } from './usage-base.resolver.js';
+import { UsageBaseResolver, UsageForecastResolver } from './usage-base.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { WebhookMutations } from './webhook.mutations.js';
 import { WebhookResolver } from './webhook.resolver.js';
@@ -24,6 +24,7 @@ export const resolvers: NonEmptyArray<Function> = [
   AccountMutations,
   ApiKeyResolver,
   UsageBaseResolver,
+  UsageForecastResolver,
   UsageBaseMutations,
   ApiCallsResolver,
   SnapshotDayResolver,

@@ -1,8 +1,9 @@
 import { LocalDateResolver } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Float, ID, Query, Resolver, Root } from 'type-graphql';
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
 import { isValidDay } from '../services/calendar.js';
+import { percentOf } from '../services/usage-insight/usage-alert.service.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { accountListCursors, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
@@ -100,3 +101,11 @@ export class UsageBaseResolver {
 /** The caller's usage base for an id argument (global or REST id); `not_found` otherwise. */
 export const requireUsageBase = (context: GraphqlContext, id: string) =>
   requireOwned(context, id, 'UsageBase', 'Usage base', context.loaders.usageBase);
+
+@Resolver(() => UsageForecastType)
+export class UsageForecastResolver {
+  @FieldResolver(() => Float, { nullable: true, description: 'current ÷ limit × 100, to one decimal; null without a limit or a count' })
+  percentUsed(@Root() forecast: UsageForecastType): number | null {
+    return forecast.limit === null || forecast.current === null ? null : percentOf(forecast.current, forecast.limit);
+  }
+}

@@ -88,5 +88,8 @@ describe('usage forecast', () => {
     const rest = (await forecastOf(base.id)).forecasts;
     expect(res.data.usageBase.forecast).toEqual(rest.map((f) => ({ ...f, metric: String(f.metric).toUpperCase(), status: String(f.status).toUpperCase() })));
     expect(res.data.usageBase.forecast[0]).toMatchObject({ metric: 'RECORDS', status: 'OK', reachesOn: dayOffset(81) });
+    const used = await graphql(`query($id: ID!) { usageBase(id: $id) { forecast { metric percentUsed } } }`, { id: base.id });
+    // 190 of the free plan's 1,000 records; storage 0 of 1 GiB.
+    expect(used.data.usageBase.forecast).toEqual([{ metric: 'RECORDS', percentUsed: 19 }, { metric: 'STORAGE', percentUsed: 0 }]);
   });
 });
