@@ -80,6 +80,13 @@ describe('usage forecast', () => {
     expect((await app.other.http('GET', `/usage/bases/${young.id}/forecast`)).status).toBe(404);
   });
 
+  it('tells no pace for a base whose counts stopped more than 30 days ago', async () => {
+    const base = await baseWithHistory(60, (i) => 100 * i);
+    await app.running.dataSource.query('DELETE FROM usage_snapshot WHERE usage_base_id = ? AND date > ?', [base.id, dayOffset(-31)]);
+    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 1_000_000 } });
+    expect((await forecastOf(base.id)).forecasts[0]).toMatchObject({ status: 'not_enough_history', current: null, reachesOn: null });
+  });
+
   it('is a field of UsageBase over GraphQL, as REST answers it', async () => {
     const base = await baseWithHistory(10, (i) => 100 + 10 * i);
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { plan: 'free' } });

@@ -3,9 +3,10 @@ import { localDay } from '../calendar.js';
 import type { SnapshotService } from '../snapshot.service.js';
 import type { UsageBaseService } from '../usage-base.service.js';
 import type { UsageLimitsService } from '../usage-limits/usage-limits.service.js';
+import { dayNumber, dayOfNumber } from './day-arithmetic.js';
 import { forecastMetric, type Forecast } from './forecast.js';
 
-/** The days a forecast reads: the 30 ending at the newest count (forecast.ts). */
+/** The days a forecast reads: the last 30 up to today, so a base no longer counted has no recent pace to tell. */
 const HISTORY_DAYS = 30;
 
 export interface UsageForecast {
@@ -24,11 +25,12 @@ export class UsageForecastService {
 
   async get(accountId: string, usageBaseId: string): Promise<UsageForecast> {
     const base = await this.usageBases.get(accountId, usageBaseId);
+    const today = localDay(this.now(), base.timezone);
+    const from = dayOfNumber(dayNumber(today) - (HISTORY_DAYS - 1));
     const [limits, days] = await Promise.all([
       this.limits.get(accountId, usageBaseId),
-      this.snapshots.range(base, { limit: HISTORY_DAYS, order: 'newest' }),
+      this.snapshots.range(base, { from, to: today, limit: HISTORY_DAYS, order: 'newest' }),
     ]);
-    const today = localDay(this.now(), base.timezone);
     const of = (metric: UsageMetric, limit: number | null, value: (totals: (typeof days)[number]['totals']) => number) => ({
       metric,
       ...forecastMetric({ points: days.map((day) => ({ date: day.date, value: value(day.totals) })), limit, today }),
