@@ -184,8 +184,9 @@ describe('settings and usage in the browser', () => {
     await page.getByText('Schedule saved.').waitFor();
     await expect.poll(() => page.getByTestId('next-run').textContent()).toMatch(/ 5:\d\d AM in Asia\/Tokyo\.$/);
     await page.getByRole('link', { name: 'All tracked bases' }).click();
-    await expect.poll(() => page.getByRole('table').textContent()).toContain('Web CRM3');
-    expect(await page.getByRole('row', { name: /Web CRM/ }).textContent()).toMatch(/one day$/);
+    const trackedBases = page.getByRole('table', { name: 'Tracked bases' });
+    await expect.poll(() => trackedBases.textContent()).toContain('Web CRM3');
+    expect(await trackedBases.getByRole('row', { name: /Web CRM/ }).textContent()).toMatch(/one day$/);
 
     // An API key: shown once, copied, used against REST, revoked → 401.
     await page.getByRole('link', { name: 'Settings' }).click();

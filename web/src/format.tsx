@@ -9,16 +9,17 @@ export function Time({ value }: { value: string | null | undefined }) {
   );
 }
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+// Binary units: the platform's plan limits are whole GiB (1 GiB shows as "1 GiB", not "1.1 GB").
+const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
 
 export function formatBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
+  while (Math.abs(value) >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
     unit += 1;
   }
-  return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
+  return `${unit === 0 ? Math.round(value) : Number(value.toFixed(1))} ${UNITS[unit]}`;
 }
 
 export const formatCount = (count: number) => count.toLocaleString();

@@ -1,11 +1,15 @@
 import { gql } from '@apollo/client';
-import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
+import { useApolloClient, useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
 import { Layout } from '../layout.js';
 import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link } from '../router.js';
+import { AlertsSection } from '../usage/alerts.js';
+import { COUNTING_FIELDS, CountingSection, type UsageCounting } from '../usage/counting.js';
+import { FORECAST_FIELDS, ForecastSection, type UsageForecast } from '../usage/forecast.js';
+import { LIMITS_FIELDS, LimitsSection, type UsageLimits } from '../usage/limits.js';
 import { ScheduleSection } from '../usage/schedule.js';
 import { TableBreakdown, type TableCount } from '../usage/table-breakdown.js';
 import { UsageChart, type ChartDay } from '../usage-chart.js';
@@ -19,10 +23,14 @@ interface Day {
 interface BaseData {
   usageBase: {
     id: string;
+    baseId: string;
     baseName: string;
     timezone: string;
     scheduledHour: number;
     schedule: { nextRunAt: string | null };
+    limits: UsageLimits;
+    forecast: UsageForecast[];
+    counting: UsageCounting;
     latestSnapshot: { date: string; tables: TableCount[] } | null;
     chart: { nodes: Array<Day & { tables: ChartDay['tables'] }> };
     history: { totalCount: number; pageInfo: PageInfo; nodes: Day[] };
@@ -33,8 +41,9 @@ const DAY_FIELDS = 'id date totals { recordCount storageBytes fileCount tableCou
 const BASE = gql`
   query UsageBasePage($id: ID!, $from: LocalDate, $first: Int, $after: String, $last: Int, $before: String) {
     usageBase(id: $id) {
-      id baseName timezone scheduledHour
+      id baseId baseName timezone scheduledHour
       schedule { nextRunAt }
+      ${LIMITS_FIELDS} ${FORECAST_FIELDS} ${COUNTING_FIELDS}
       latestSnapshot { id date tables { tableId tableName recordCount fileCount storageBytes } }
       chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} tables { tableId tableName recordCount storageBytes } } }
       history: snapshots(first: $first, after: $after, last: $last, before: $before) {
@@ -61,12 +70,18 @@ const RANGES = [7, 30, 90] as const;
 /** The first day of the last `days` days (UTC calendar; the base's own days differ by at most one). */
 const rangeStart = (days: number) => new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
 
-/** One tracked base: "count now", the chart over a day range, the latest day per table, the schedule, the history. */
+/**
+ * One tracked base: "count now", the chart over a day range with the limit, the forecast, the latest day per table,
+ * the history, the alerts, the limits, what counting costs, and the schedule.
+ */
 export function BasePage({ id }: { id: string }) {
   const [range, setRange] = useState<number>(30);
   const paging = usePaging(10);
   const variables = { id, from: rangeStart(range), ...paging.variables };
-  const { data, error, refetch } = useQuery<BaseData>(BASE, { variables });
+  const { data, error } = useQuery<BaseData>(BASE, { variables });
+  // A count changes the page's base, its forecast and counting, and may add alerts (a query of their own).
+  const client = useApolloClient();
+  const refetch = () => client.refetchQueries({ include: 'active' });
   useSubscription(SNAPSHOT_RECORDED, { variables: { id }, onData: () => void refetch() });
   const [run, running] = useMutation<{ runUsageCount: { runResult: { status: string; snapshotDate: string; tablesProcessed: number } } }>(RUN);
   const base = data?.usageBase;
@@ -117,7 +132,12 @@ export function BasePage({ id }: { id: string }) {
                   ))}
                 </select>
               </div>
-              {days.length ? <UsageChart days={days} /> : <p class="empty">No count in these days: pick a longer range.</p>}
+              {days.length ? (
+                <UsageChart days={days} limits={{ recordCount: base.limits.recordLimit, storageBytes: base.limits.storageLimitBytes }} />
+              ) : (
+                <p class="empty">No count in these days: pick a longer range.</p>
+              )}
+              <ForecastSection forecasts={base.forecast} />
               {base.latestSnapshot && <TableBreakdown date={base.latestSnapshot.date} tables={base.latestSnapshot.tables} />}
               <div class="table-scroll" tabIndex={0} role="region" aria-label="Counted days (scrolls sideways)">
                 <table>
@@ -147,6 +167,9 @@ export function BasePage({ id }: { id: string }) {
               <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
             </>
           )}
+          <AlertsSection baseId={base.baseId} />
+          <LimitsSection id={base.id} limits={base.limits} />
+          <CountingSection id={base.id} counting={base.counting} />
           <ScheduleSection id={base.id} scheduledHour={base.scheduledHour} timezone={base.timezone} nextRunAt={base.schedule.nextRunAt} />
         </>
       )}

@@ -1,11 +1,14 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount, Time } from '../format.js';
 import { Layout } from '../layout.js';
 import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link, navigate } from '../router.js';
+import { ALERT_FIELDS, type UsageAlert } from '../usage/alerts.js';
+import { API_CALLS_FIELDS, ApiBudget, type ApiCallUsage } from '../usage/api-budget.js';
+import { RecentAlerts } from '../usage/recent-alerts.js';
 import { Sparkline } from '../usage/sparkline.js';
 
 interface TrackedBase {
@@ -28,6 +31,8 @@ const USAGE = gql`
       }
     }
     airtableBases { id restId name }
+    recentAlerts: usageAlerts(first: 5) { totalCount nodes { ${ALERT_FIELDS} } }
+    ${API_CALLS_FIELDS}
   }
 `;
 const TRACK = gql`
@@ -37,6 +42,8 @@ const TRACK = gql`
 type UsageData = {
   usageBases: { totalCount: number; pageInfo: PageInfo; nodes: TrackedBase[] };
   airtableBases: AirtableBase[];
+  recentAlerts: { totalCount: number; nodes: UsageAlert[] };
+  apiCalls: ApiCallUsage;
 };
 
 interface AirtableBase {
@@ -45,11 +52,19 @@ interface AirtableBase {
   name: string;
 }
 
-/** The tracked bases with their latest totals, and tracking another picked from the connected account's bases. */
+/**
+ * The tracked bases with their latest totals, tracking another picked from the connected account's bases, this
+ * month's upstream API calls and the newest alerts.
+ */
 export function UsagePage() {
   const paging = usePaging(20);
   const { data, error } = useQuery<UsageData>(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network' });
   const bases = data?.usageBases;
+  // Base names by upstream id, for the API calls and alerts (which name only the id); a tracked base's own name wins.
+  const names = useMemo(
+    () => new Map([...(data?.airtableBases.map((b) => [b.restId, b.name] as const) ?? []), ...(data?.usageBases.nodes.map((b) => [b.baseId, b.baseName] as const) ?? [])]),
+    [data],
+  );
   return (
     <Layout title="Usage">
       <ErrorMessage error={error} />
@@ -90,6 +105,8 @@ export function UsagePage() {
         </div>
       )}
       {bases && <Pager label="Tracked base pages" pageInfo={bases.pageInfo} paging={paging} />}
+      {data && <RecentAlerts alerts={data.recentAlerts} names={names} />}
+      {data && <ApiBudget calls={data.apiCalls} names={names} />}
       <p class="hint">
         Times are shown in your zone; <Time value={new Date().toISOString()} /> is now.
       </p>

@@ -1,0 +1,53 @@
+import { gql } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+import { ErrorMessage } from '../form.js';
+import { formatBytes, formatCount } from '../format.js';
+
+export interface UsageAlert {
+  restId: string;
+  usageBaseId: string;
+  baseId: string;
+  metric: 'RECORDS' | 'STORAGE';
+  threshold: number;
+  value: number;
+  limit: number;
+  percent: number;
+  date: string;
+  createdAt: string;
+}
+
+export const ALERT_FIELDS = 'restId usageBaseId baseId metric threshold value limit percent date createdAt';
+
+const BASE_ALERTS = gql`
+  query UsageAlertsOfBase($baseId: String!) { usageAlerts(baseId: $baseId, first: 10) { totalCount nodes { ${ALERT_FIELDS} } } }
+`;
+
+/** "Records reached 80 % of the limit: 812 of 1,000 (81.2 %) on 2026-03-14" */
+export function describeAlert(alert: UsageAlert): string {
+  const format = alert.metric === 'RECORDS' ? formatCount : formatBytes;
+  const what = alert.metric === 'RECORDS' ? 'Records' : 'Attachment storage';
+  return `${what} reached ${alert.threshold} % of the limit: ${format(alert.value)} of ${format(alert.limit)} (${alert.percent} %) on ${alert.date}`;
+}
+
+/** The newest threshold alerts of one base (`baseId`: the upstream id); the page refetches it after a count. */
+export function AlertsSection({ baseId }: { baseId: string }) {
+  const { data, error } = useQuery<{ usageAlerts: { totalCount: number; nodes: UsageAlert[] } }>(BASE_ALERTS, { variables: { baseId } });
+  const alerts = data?.usageAlerts;
+  return (
+    <section aria-labelledby="alerts-heading">
+      <h2 id="alerts-heading">Alerts</h2>
+      <ErrorMessage error={error} />
+      {alerts && alerts.totalCount === 0 && <p class="empty">No alert yet: a count that reaches a threshold of a limit records one.</p>}
+      {alerts && alerts.nodes.length > 0 && (
+        <>
+          <ul class="alerts" data-testid="base-alerts">
+            {alerts.nodes.map((alert) => (
+              <li key={alert.restId}>{describeAlert(alert)}</li>
+            ))}
+          </ul>
+          {alerts.totalCount > alerts.nodes.length && <p class="hint">The newest {alerts.nodes.length} of {alerts.totalCount}.</p>}
+        </>
+      )}
+    </section>
+  );
+}

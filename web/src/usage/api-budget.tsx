@@ -1,0 +1,63 @@
+import { formatCount } from '../format.js';
+
+export interface ApiCallUsage {
+  month: string;
+  total: number;
+  projected: number;
+  byPurpose: { count: number; audit: number; webhooks: number; helpers: number };
+  byBase: Array<{ baseId: string; calls: number }>;
+}
+
+export const API_CALLS_FIELDS = 'apiCalls { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } }';
+
+const PURPOSES: Array<[keyof ApiCallUsage['byPurpose'], string]> = [
+  ['count', 'Usage counts'],
+  ['audit', 'Audit log'],
+  ['webhooks', 'Upstream webhooks'],
+  ['helpers', 'Look-ups and checks'],
+];
+const TOP_BASES = 5;
+
+/**
+ * This month's upstream API calls: so far, at this pace by the month's end, why, and the bases that took most;
+ * `names`: base names by upstream id.
+ */
+export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<string, string> }) {
+  return (
+    <section aria-labelledby="api-budget-heading">
+      <h2 id="api-budget-heading">API calls this month</h2>
+      <p data-testid="api-calls-total">
+        {formatCount(calls.total)} upstream API calls in {calls.month} (UTC) so far; about {formatCount(calls.projected)} by the
+        month’s end at this pace.
+      </p>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="API calls by purpose (scrolls sideways)">
+        <table data-testid="api-calls-by-purpose">
+          <caption>By purpose</caption>
+          <tbody>
+            {PURPOSES.map(([key, label]) => (
+              <tr key={key}>
+                <th scope="row">{label}</th>
+                <td>{formatCount(calls.byPurpose[key])}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {calls.byBase.length > 0 && (
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="API calls by base (scrolls sideways)">
+          <table data-testid="api-calls-by-base">
+            <caption>Bases with the most calls</caption>
+            <tbody>
+              {calls.byBase.slice(0, TOP_BASES).map((base) => (
+                <tr key={base.baseId}>
+                  <th scope="row">{names.get(base.baseId) ?? base.baseId}</th>
+                  <td>{formatCount(base.calls)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { gql } from '@apollo/client';
+import { useMutation } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage } from '../form.js';
+import { formatCount } from '../format.js';
+import { Link } from '../router.js';
+
+export interface UsageCounting {
+  countOnlyWhenChanged: boolean;
+  auditWatched: boolean;
+  savedCalls: number;
+  days: Array<{ date: string; apiCalls: number | null; carriedOver: boolean }>;
+}
+
+export const COUNTING_FIELDS = 'counting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } }';
+
+const SET_COUNTING = gql`
+  mutation SetUsageCounting($id: ID!, $countOnlyWhenChanged: Boolean!) {
+    setUsageCounting(input: { id: $id, countOnlyWhenChanged: $countOnlyWhenChanged }) { usageBase { id ${COUNTING_FIELDS} } }
+  }
+`;
+
+const DAYS_SHOWN = 7;
+
+/** What the daily count costs upstream, and skipping it on days without a change (setUsageCounting). */
+export function CountingSection({ id, counting }: { id: string; counting: UsageCounting }) {
+  const [update, { loading, error }] = useMutation(SET_COUNTING);
+  const [saved, setSaved] = useState<boolean | null>(null);
+  const toggle = async (countOnlyWhenChanged: boolean) => {
+    setSaved(null);
+    const result = await update({ variables: { id, countOnlyWhenChanged } }).catch(() => null);
+    if (result?.data) setSaved(countOnlyWhenChanged);
+  };
+  const spent = counting.days.reduce((sum, day) => sum + (day.apiCalls ?? 0), 0);
+  return (
+    <section aria-labelledby="counting-heading">
+      <h2 id="counting-heading">Counting</h2>
+      <div class="check">
+        <input
+          type="checkbox"
+          id="count-only-when-changed"
+          aria-describedby="count-only-when-changed-hint"
+          checked={counting.countOnlyWhenChanged}
+          disabled={loading}
+          onChange={(e) => toggle((e.currentTarget as HTMLInputElement).checked)}
+        />
+        <label for="count-only-when-changed">Count only on days with changes</label>
+      </div>
+      <p class="hint" id="count-only-when-changed-hint">
+        The daily count is skipped on a day the audit log shows no change of the base, and the last count carried over; a
+        full count still runs every 7 days.
+      </p>
+      {!counting.auditWatched && (
+        <p class="notice" data-testid="audit-not-watched">
+          This needs a monitoring config with scope “all” for this base (<Link href="/audit-log">Audit log</Link>): until
+          there is one, every day is counted in full.
+        </p>
+      )}
+      <ErrorMessage error={error} />
+      {saved !== null && <p role="status">{saved ? 'Counting only on days with changes.' : 'Counting every day.'}</p>}
+      <p data-testid="counting-cost">
+        The last {counting.days.length} counted days spent {formatCount(spent)} upstream API calls; days carried over saved{' '}
+        {formatCount(counting.savedCalls)}.
+      </p>
+      {counting.days.length > 0 && (
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Calls of recent counts (scrolls sideways)">
+          <table data-testid="count-calls">
+            <caption>Upstream API calls of the newest counts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">API calls</th>
+              </tr>
+            </thead>
+            <tbody>
+              {counting.days.slice(0, DAYS_SHOWN).map((day) => (
+                <tr key={day.date}>
+                  <td>{day.date}</td>
+                  <td>{day.carriedOver ? 'none: carried over' : day.apiCalls === null ? 'not measured' : formatCount(day.apiCalls)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { gql } from '@apollo/client';
+import { useMutation } from '@apollo/client/react';
+import { useState } from 'preact/hooks';
+import { ErrorMessage, Field, inputValue, selectValue, useSubmit } from '../form.js';
+import { formatBytes, formatCount } from '../format.js';
+import { FORECAST_FIELDS } from './forecast.js';
+
+export type UsagePlan = 'FREE' | 'TEAM' | 'BUSINESS' | 'ENTERPRISE_SCALE' | 'CUSTOM';
+
+export interface UsageLimits {
+  plan: UsagePlan | null;
+  recordLimit: number | null;
+  storageLimitBytes: number | null;
+  thresholds: number[];
+}
+
+export const LIMITS_FIELDS = 'limits { plan recordLimit storageLimitBytes thresholds }';
+
+// The forecast is asked again with the limits: it is measured against them.
+const SET_LIMITS = gql`
+  mutation SetUsageLimits($input: SetUsageLimitsInput!) {
+    setUsageLimits(input: $input) { usageBase { id ${LIMITS_FIELDS} ${FORECAST_FIELDS} } }
+  }
+`;
+
+const GiB = 1024 ** 3;
+
+/** The choices of the plan picker; a named plan's numbers are the API's plan table (UsagePlan in schema.graphql). */
+const PLANS: Array<[UsagePlan, string]> = [
+  ['FREE', 'Free: 1,000 records, 1 GiB'],
+  ['TEAM', 'Team: 50,000 records, 20 GiB'],
+  ['BUSINESS', 'Business: 125,000 records, 100 GiB'],
+  ['ENTERPRISE_SCALE', 'Enterprise Scale: 500,000 records, 1,000 GiB'],
+  ['CUSTOM', 'Limits of its own'],
+];
+const PLAN_NAMES: Record<UsagePlan, string> = { FREE: 'Free', TEAM: 'Team', BUSINESS: 'Business', ENTERPRISE_SCALE: 'Enterprise Scale', CUSTOM: 'Limits of its own' };
+
+/** "80, 95, 100" → [80, 95, 100]; the API checks the range and repeats. */
+function parseThresholds(text: string): number[] {
+  const values = text.split(/[\s,%]+/).filter(Boolean).map(Number);
+  if (!values.length || !values.every(Number.isInteger)) throw new Error('Alert thresholds: whole percents, separated by commas');
+  return values;
+}
+
+const listPercents = (values: number[]) => values.map((value) => `${value} %`).join(', ');
+
+/** The base's plan or limits of its own and the alert thresholds, and a form to change them (setUsageLimits). */
+export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits }) {
+  const [plan, setPlan] = useState<UsagePlan | ''>(limits.plan ?? '');
+  const [records, setRecords] = useState(limits.recordLimit?.toString() ?? '');
+  const [storage, setStorage] = useState(limits.storageLimitBytes ? String(Number((limits.storageLimitBytes / GiB).toFixed(3))) : '');
+  const [thresholds, setThresholds] = useState(limits.thresholds.join(', '));
+  const [saved, setSaved] = useState(false);
+  const [update] = useMutation(SET_LIMITS);
+  const { busy, error, submit } = useSubmit(async () => {
+    setSaved(false);
+    const own = plan === 'CUSTOM' ? { recordLimit: records ? Number(records) : null, storageLimitBytes: storage ? Math.round(Number(storage) * GiB) : null } : {};
+    await update({ variables: { input: { id, plan: plan || null, ...own, thresholds: parseThresholds(thresholds) } } });
+    setSaved(true);
+  });
+  return (
+    <section aria-labelledby="limits-heading">
+      <h2 id="limits-heading">Limits</h2>
+      <dl class="facts" data-testid="limits">
+        <dt>Plan</dt>
+        <dd>{limits.plan ? PLAN_NAMES[limits.plan] : 'None'}</dd>
+        <dt>Records</dt>
+        <dd>{limits.recordLimit === null ? 'no limit' : formatCount(limits.recordLimit)}</dd>
+        <dt>Attachment storage</dt>
+        <dd>{limits.storageLimitBytes === null ? 'no limit' : formatBytes(limits.storageLimitBytes)}</dd>
+        <dt>Alerts at</dt>
+        <dd>{listPercents(limits.thresholds)} of each limit</dd>
+      </dl>
+      <form onSubmit={submit} class="stacked">
+        <div class="field">
+          <label for="limits-plan">Plan</label>
+          <select id="limits-plan" value={plan} onChange={(e) => setPlan(selectValue(e) as UsagePlan | '')}>
+            <option value="">No limits</option>
+            {PLANS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {plan === 'CUSTOM' && (
+          <>
+            <Field label="Record limit" type="number" min={1} step={1} inputMode="numeric" hint="Empty: no record limit." value={records} onInput={(e) => setRecords(inputValue(e))} />
+            <Field label="Attachment storage limit (GiB)" type="number" min={0.001} step="any" hint="Empty: no storage limit." value={storage} onInput={(e) => setStorage(inputValue(e))} />
+          </>
+        )}
+        <Field
+          label="Alert thresholds (%)"
+          required
+          hint="Percents of each limit at which an alert is recorded, separated by commas (1–1000, at most 10)."
+          value={thresholds}
+          onInput={(e) => setThresholds(inputValue(e))}
+        />
+        <div>
+          <button type="submit" disabled={busy}>
+            Save limits
+          </button>
+        </div>
+      </form>
+      <ErrorMessage error={error} />
+      {saved && <p role="status">Limits saved.</p>}
+    </section>
+  );
+}
