@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
 import { isValidDay } from '../services/calendar.js';
 import { percentOf } from '../services/usage-insight/usage-alert.service.js';
+import { ALERT_PAGE, AlertPageArgs, alertPage } from './alert-pages.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { accountListCursors, accountListSource } from './relay/account-lists.js';
 import { ConnectionArgs } from './relay/connection.type.js';
@@ -17,6 +18,7 @@ import { ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js'
 import { SnapshotDayType, toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
 import { UsageLimitsType } from './types/usage-limits.type.js';
+import { UsageAlertConnection } from './types/usage-alert.type.js';
 import { UsageCountingType, UsageForecastType } from './types/usage-insight.type.js';
 
 /** Default page sizes: REST's snapshot default (30 days), and 50 for lists. */
@@ -81,6 +83,11 @@ export class UsageBaseResolver {
   @FieldResolver(() => [UsageForecastType], { description: 'When each limit is reached at the recent pace: records, then storage (REST GET /usage/bases/{id}/forecast)' })
   async forecast(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageForecastType[]> {
     return (await context.services.usageForecasts.get(requireAccount(context).id, base.restId)).forecasts;
+  }
+
+  @FieldResolver(() => UsageAlertConnection, { description: 'The base’s threshold alerts, newest first (REST GET /usage/alerts); pages forward', complexity: connectionCost(ALERT_PAGE) })
+  async alerts(@Root() base: UsageBaseType, @Args(() => AlertPageArgs) args: AlertPageArgs, @Ctx() context: GraphqlContext): Promise<UsageAlertConnection> {
+    return alertPage(context, args, { usageBaseId: base.restId });
   }
 
   @FieldResolver(() => UsageCountingType, { description: 'What the daily count costs upstream, and countOnlyWhenChanged (REST GET /usage/bases/{id}/counting)' })

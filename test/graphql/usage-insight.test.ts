@@ -46,6 +46,8 @@ describe('usage insight over GraphQL', () => {
       createdAt: rest[0]!.createdAt,
     });
     expect((await graphql(ALERTS, { first: 101 })).errors?.[0]?.extensions?.code).toBe('invalid_request');
+    const ofBase = await graphql(`query($id: ID!) { usageBase(id: $id) { alerts(first: 2) { totalCount nodes { restId } } } }`, { id: base.id });
+    expect(ofBase.data.usageBase.alerts).toEqual({ totalCount: 3, nodes: rest.slice(0, 2).map((a) => ({ restId: a.id })) });
 
     const created = await graphql(
       `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { webhook { event tableId columnId } } }`,

@@ -8,6 +8,14 @@ import type { UsageAlertQuery } from './usage-alert.input.js';
 
 type Exceeded = Partial<Record<UsageMetric, number[]>>;
 
+/** Only the alerts of one upstream base, or of one tracked base (already access-checked by the caller). */
+export interface AlertFilter {
+  baseId?: string;
+  usageBaseId?: string;
+}
+
+const whereOf = ({ baseId, usageBaseId }: AlertFilter) => ({ ...(baseId ? { baseId } : {}), ...(usageBaseId ? { usageBaseId } : {}) });
+
 export interface UsageAlertPage {
   alerts: UsageAlert[];
   nextCursor?: string;
@@ -72,16 +80,16 @@ export class UsageAlertService implements SnapshotSink {
     return this.cursors.encode(accountId, alert.seq);
   }
 
-  /** How many alerts the account has (of one upstream base). */
-  countOf(accountId: string, baseId?: string): Promise<number> {
-    return this.dataSource.getRepository(UsageAlert).countBy({ accountId, ...(baseId ? { baseId } : {}) });
+  /** How many alerts the account has (of one upstream base, or of one tracked base). */
+  countOf(accountId: string, filter: AlertFilter = {}): Promise<number> {
+    return this.dataSource.getRepository(UsageAlert).countBy({ accountId, ...whereOf(filter) });
   }
 
   /** The account's alerts, newest first; only those of one upstream base when `baseId` is given. */
-  async list(accountId: string, query: UsageAlertQuery): Promise<UsageAlertPage> {
+  async list(accountId: string, query: UsageAlertQuery & AlertFilter): Promise<UsageAlertPage> {
     const before = query.cursor === undefined ? undefined : this.cursors.decode(accountId, query.cursor);
     const rows = await this.dataSource.getRepository(UsageAlert).find({
-      where: { accountId, ...(query.baseId ? { baseId: query.baseId } : {}), ...(before === undefined ? {} : { seq: LessThan(before) }) },
+      where: { accountId, ...whereOf(query), ...(before === undefined ? {} : { seq: LessThan(before) }) },
       order: { seq: 'DESC' },
       take: query.limit + 1,
     });

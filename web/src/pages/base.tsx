@@ -6,7 +6,7 @@ import { formatBytes, formatCount } from '../format.js';
 import { Layout } from '../layout.js';
 import { Pager, usePaging, type PageInfo } from '../pager.js';
 import { Link } from '../router.js';
-import { AlertsSection } from '../usage/alerts.js';
+import { AlertsSection, BASE_ALERTS_FIELDS, type BaseAlerts } from '../usage/alerts.js';
 import { COUNTING_FIELDS, CountingSection, type UsageCounting } from '../usage/counting.js';
 import { FORECAST_FIELDS, ForecastSection, type UsageForecast } from '../usage/forecast.js';
 import { LIMITS_FIELDS, LimitsSection, type UsageLimits } from '../usage/limits.js';
@@ -31,6 +31,7 @@ interface BaseData {
     limits: UsageLimits;
     forecast: UsageForecast[];
     counting: UsageCounting;
+    alerts: BaseAlerts;
     latestSnapshot: { date: string; tables: TableCount[] } | null;
     chart: { nodes: Array<Day & { tables: ChartDay['tables'] }> };
     history: { totalCount: number; pageInfo: PageInfo; nodes: Day[] };
@@ -43,7 +44,7 @@ const BASE = gql`
     usageBase(id: $id) {
       id baseId baseName timezone scheduledHour
       schedule { nextRunAt }
-      ${LIMITS_FIELDS} ${FORECAST_FIELDS} ${COUNTING_FIELDS}
+      ${LIMITS_FIELDS} ${FORECAST_FIELDS} ${COUNTING_FIELDS} ${BASE_ALERTS_FIELDS}
       latestSnapshot { id date tables { tableId tableName recordCount fileCount storageBytes } }
       chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} tables { tableId tableName recordCount storageBytes } } }
       history: snapshots(first: $first, after: $after, last: $last, before: $before) {
@@ -79,7 +80,7 @@ export function BasePage({ id }: { id: string }) {
   const paging = usePaging(10);
   const variables = { id, from: rangeStart(range), ...paging.variables };
   const { data, error } = useQuery<BaseData>(BASE, { variables });
-  // A count changes the page's base, its forecast and counting, and may add alerts (a query of their own).
+  // A count changes the page's base: its days, forecast, counting and alerts.
   const client = useApolloClient();
   const refetch = () => client.refetchQueries({ include: 'active' });
   useSubscription(SNAPSHOT_RECORDED, { variables: { id }, onData: () => void refetch() });
@@ -167,7 +168,7 @@ export function BasePage({ id }: { id: string }) {
               <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
             </>
           )}
-          <AlertsSection baseId={base.baseId} />
+          <AlertsSection alerts={base.alerts} />
           <LimitsSection id={base.id} limits={base.limits} />
           <CountingSection id={base.id} counting={base.counting} />
           <ScheduleSection id={base.id} scheduledHour={base.scheduledHour} timezone={base.timezone} nextRunAt={base.schedule.nextRunAt} />

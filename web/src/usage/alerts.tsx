@@ -1,6 +1,3 @@
-import { gql } from '@apollo/client';
-import { useQuery } from '@apollo/client/react';
-import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
 
 export interface UsageAlert {
@@ -18,9 +15,13 @@ export interface UsageAlert {
 
 export const ALERT_FIELDS = 'restId usageBaseId baseId metric threshold value limit percent date createdAt';
 
-const BASE_ALERTS = gql`
-  query UsageAlertsOfBase($baseId: String!) { usageAlerts(baseId: $baseId, first: 10) { totalCount nodes { ${ALERT_FIELDS} } } }
-`;
+/** The base page's selection: its 10 newest alerts, in the page's one query. */
+export const BASE_ALERTS_FIELDS = `alerts(first: 10) { totalCount nodes { ${ALERT_FIELDS} } }`;
+
+export interface BaseAlerts {
+  totalCount: number;
+  nodes: UsageAlert[];
+}
 
 /** "Records reached 80 % of the limit: 812 of 1,000 (81.2 %) on 2026-03-14" */
 export function describeAlert(alert: UsageAlert): string {
@@ -29,16 +30,13 @@ export function describeAlert(alert: UsageAlert): string {
   return `${what} reached ${alert.threshold} % of the limit: ${format(alert.value)} of ${format(alert.limit)} (${alert.percent} %) on ${alert.date}`;
 }
 
-/** The newest threshold alerts of one base (`baseId`: the upstream id); the page refetches it after a count. */
-export function AlertsSection({ baseId }: { baseId: string }) {
-  const { data, error } = useQuery<{ usageAlerts: { totalCount: number; nodes: UsageAlert[] } }>(BASE_ALERTS, { variables: { baseId } });
-  const alerts = data?.usageAlerts;
+/** The newest threshold alerts of one base. */
+export function AlertsSection({ alerts }: { alerts: BaseAlerts }) {
   return (
     <section aria-labelledby="alerts-heading">
       <h2 id="alerts-heading">Alerts</h2>
-      <ErrorMessage error={error} />
-      {alerts && alerts.totalCount === 0 && <p class="empty">No alert yet: a count that reaches a threshold of a limit records one.</p>}
-      {alerts && alerts.nodes.length > 0 && (
+      {alerts.totalCount === 0 && <p class="empty">No alert yet: a count that reaches a threshold of a limit records one.</p>}
+      {alerts.nodes.length > 0 && (
         <>
           <ul class="alerts" data-testid="base-alerts">
             {alerts.nodes.map((alert) => (
