@@ -1,10 +1,11 @@
-import { Args, ArgsType, Ctx, Field, Query, Resolver } from 'type-graphql';
-import { invalidRequest } from '../errors.js';
+import { Args, ArgsType, Ctx, Field, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { invalidRequest, notFound } from '../errors.js';
 import { ALERT_PAGE, AlertPageArgs, alertPage } from './alert-pages.js';
 import type { GraphqlContext } from './context.js';
 import { connectionCost } from './relay/cost.js';
 import { restIdOf } from './relay/global-id.js';
-import { UsageAlertConnection } from './types/usage-alert.type.js';
+import { UsageAlertConnection, UsageAlertType } from './types/usage-alert.type.js';
+import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
 
 /** Alerts page forward only, newest first, as REST. */
 @ArgsType()
@@ -13,8 +14,15 @@ class UsageAlertArgs extends AlertPageArgs {
   baseId?: string | null;
 }
 
-@Resolver()
+@Resolver(() => UsageAlertType)
 export class UsageAlertResolver {
+  @FieldResolver(() => UsageBaseType, { description: 'The tracked base the alert is of' })
+  async usageBase(@Root() alert: UsageAlertType, @Ctx() context: GraphqlContext): Promise<UsageBaseType> {
+    const base = await context.loaders.usageBase.load(alert.usageBaseId);
+    if (!base) throw notFound('Usage base');
+    return toUsageBaseType(base);
+  }
+
   @Query(() => UsageAlertConnection, {
     description: 'Threshold alerts of the caller’s tracked bases, newest first (REST GET /usage/alerts); pages forward',
     complexity: connectionCost(ALERT_PAGE),

@@ -47,6 +47,8 @@ describe('usage insight over GraphQL', () => {
     });
     expect((await graphql(ALERTS, { first: 101 })).errors?.[0]?.extensions?.code).toBe('invalid_request');
     const ofBase = await graphql(`query($id: ID!) { usageBase(id: $id) { alerts(first: 2) { totalCount nodes { restId } } } }`, { id: base.id });
+    const named = await graphql(`{ usageAlerts(first: 1) { nodes { usageBase { restId baseName } } } }`);
+    expect(named.data.usageAlerts.nodes[0].usageBase).toEqual({ restId: base.id, baseName: base.baseName });
     expect(ofBase.data.usageBase.alerts).toEqual({ totalCount: 3, nodes: rest.slice(0, 2).map((a) => ({ restId: a.id })) });
 
     const created = await graphql(
