@@ -33,6 +33,8 @@ interface Shape {
   missing: number;
   /** A shrinking or flat base instead of a growing one. */
   shrinking?: boolean;
+  /** Growth in bursts: a day's growth as a multiple of the mean (averaging 1). */
+  burst?: (day: number) => number;
 }
 
 interface Point {
@@ -74,6 +76,8 @@ function families(random: () => number): { name: string; shape: Shape }[] {
       name: 'two bulk imports on day 6–30 of 30',
       shape: { ...steady, jitter: 0.3, uneven: 0.5, steps: () => [...at(5, 29)(), ...at(5, 29)()] },
     },
+    { name: 'growth on weekdays only (×7/5, weekends 0)', shape: { ...steady, jitter: 0.1, uneven: 0.1, burst: (day) => (day % 7 < 5 ? 7 / 5 : 0) } },
+    { name: 'growth on 40 % of days at random (×2.5, else 0)', shape: { ...steady, jitter: 0.1, uneven: 0, burst: () => (random() < 0.4 ? 2.5 : 0) } },
     { name: 'a quarter of the days not counted', shape: { ...steady, jitter: 0.3, uneven: 0.5, missing: 0.25 } },
     {
       name: '60 days, the first 30 at ×0.2 or ×4 the pace',
@@ -93,7 +97,7 @@ function makeScenario(random: () => number, shape: Shape): Scenario {
   const points: Point[] = [];
   for (let i = 0; i < shape.days; i++) {
     const windowDay = i - (shape.days - WINDOW_DAYS);
-    level += (windowDay <= 0 ? earlier : 1) * growth + gaussian(random) * shape.uneven * unit;
+    level += (windowDay <= 0 ? earlier : 1) * growth * (shape.burst?.(i) ?? 1) + gaussian(random) * shape.uneven * unit;
     for (const step of steps) if (step.day === windowDay) level += step.size * unit;
     const counted = i === shape.days - 1 || random() >= shape.missing;
     const observed = Math.max(0, Math.round(level + gaussian(random) * shape.jitter * unit));

@@ -208,3 +208,33 @@ describe(forecastMetric.name, () => {
     expect(forecastMetric({ points, limit: inDays(366), today: day(39) })).toMatchObject({ reachesOn: day(29 + 366), status: 'ok' });
   });
 });
+
+describe('forecastMetric on growth in bursts', () => {
+  const history = (days: number, added: (day: number) => number) => {
+    const points = [];
+    let value = 10_000;
+    for (let i = 0; i < days; i += 1) {
+      value += added(i);
+      points.push({ date: new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), value });
+    }
+    return points;
+  };
+
+  it('reads weekday-only growth at its weekly pace, with a range that has width', () => {
+    // +100 on five days of seven: 71.4 a day.
+    const forecast = forecastMetric({ points: history(30, (i) => (i % 7 < 5 ? 100 : 0)), limit: 20_000, today: '2026-01-30' });
+    expect(forecast.status).toBe('ok');
+    expect(forecast.dailyGrowth!).toBeGreaterThan(60);
+    expect(forecast.dailyGrowth!).toBeLessThan(85);
+    expect(forecast.earliest! < forecast.reachesOn!).toBe(true);
+    expect(forecast.latest === null || forecast.latest > forecast.reachesOn!).toBe(true);
+  });
+
+  it('does not call growth on two days of five no growth', () => {
+    // +100 on 40 % of days: 40 a day.
+    const forecast = forecastMetric({ points: history(30, (i) => (i % 5 < 2 ? 100 : 0)), limit: 20_000, today: '2026-01-30' });
+    expect(forecast.status).toBe('ok');
+    expect(forecast.dailyGrowth!).toBeGreaterThan(25);
+    expect(forecast.dailyGrowth!).toBeLessThan(55);
+  });
+});

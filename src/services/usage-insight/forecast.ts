@@ -128,7 +128,18 @@ function fitTrend(window: Point[]): Trend | undefined {
 
 /** A robust standard deviation of one day's additions around the pace, within the pieces. */
 function unevenness(pieces: Point[][], slope: number): number {
-  return 1.4826 * median(pieces.flatMap((piece) => dayToDayDeviations(piece, slope)).map(Math.abs));
+  return spreadAround(pieces.flatMap((piece) => dayToDayDeviations(piece, slope)), 0);
+}
+
+/**
+ * A robust standard deviation of `values` around `center`: the median absolute deviation, but at least the mean
+ * absolute deviation's. Growth in bursts (weekdays only, some days none) makes most deviations equal, so the median
+ * one is 0: every burst would then be a jump, and the range would have no width.
+ */
+function spreadAround(values: number[], center: number): number {
+  const distances = values.map((value) => Math.abs(value - center));
+  const mean = distances.reduce((sum, distance) => sum + distance, 0) / Math.max(distances.length, 1);
+  return Math.max(1.4826 * median(distances), 1.2533 * mean);
 }
 
 const daysCovered = (pieces: Point[][]) => pieces.reduce((sum, piece) => sum + piece[piece.length - 1].x - piece[0].x, 0);
@@ -138,7 +149,7 @@ function cutAtJumps(window: Point[]): Point[][] {
   const pace = median(window.slice(1).map((point, i) => (point.y - window[i].y) / (point.x - window[i].x)));
   const deviations = dayToDayDeviations(window, pace);
   const usual = median(deviations);
-  const spread = 1.4826 * median(deviations.map((deviation) => Math.abs(deviation - usual)));
+  const spread = spreadAround(deviations, usual);
   const pieces = [[window[0]]];
   deviations.forEach((deviation, i) => {
     if (Math.abs(deviation - usual) > JUMP_CUT * spread) pieces.push([]);
