@@ -116,7 +116,7 @@ export function createServices(
   });
   const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger);
   const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
-  const usageCounting = new UsageCountingService(dataSource, usageBases, snapshots, changeIngest);
+  const usageCounting = new UsageCountingService(dataSource, usageBases, snapshots, changeIngest, upstreamAccess, config.audit.retentionDays);
   const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, usageCounting, {
     spreadMs: config.jobs.usageSpreadMs,
     staleRunMs: config.jobs.lockLifetimeMs,

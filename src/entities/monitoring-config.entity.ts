@@ -54,6 +54,10 @@ export class MonitoringConfig {
   @Column(timestampColumn('status_checked_at', true))
   statusCheckedAt: Date | null;
 
+  /** When changes of the base were last left out of this log (account paused, base missing): it is not complete since. */
+  @Column(timestampColumn('log_gap_at', true))
+  logGapAt: Date | null;
+
   @Column(timestampColumn('created_at'))
   createdAt: Date;
 

@@ -44,9 +44,14 @@ export class UsageInsight1764900000000 implements MigrationInterface {
     // When the day's count started: a change logged after it may be missing from it.
     await queryRunner.addColumn('usage_snapshot', new TableColumn(timestamp('count_started_at', true)));
     await queryRunner.addColumn('upstream_watch', new TableColumn(timestamp('continuous_since', true)));
+    // When changes of the base were last left out of the config's log (its account paused, the base missing).
+    await queryRunner.addColumn('monitoring_config', new TableColumn(timestamp('log_gap_at', true)));
+    await queryRunner.createIndex('usage_alert', new TableIndex({ name: 'ix_usage_alert_usage_base', columnNames: ['usage_base_id', 'seq'] }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropIndex('usage_alert', 'ix_usage_alert_usage_base');
+    await queryRunner.dropColumn('monitoring_config', 'log_gap_at');
     await queryRunner.dropColumn('upstream_watch', 'continuous_since');
     await queryRunner.dropColumn('usage_snapshot', 'count_started_at');
     await queryRunner.dropColumn('usage_snapshot', 'carried_over');

@@ -101,6 +101,7 @@ export class MonitoringConfigService implements WatchDemand {
       status: 'ok',
       lastError: null,
       statusCheckedAt: now,
+      logGapAt: null,
       createdAt: now,
       updatedAt: now,
     });

@@ -178,6 +178,8 @@ export class SnapshotService {
       const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
       if (!bumped.affected) throw notFound('Usage base');
       const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false, countStartedAt: cost.startedAt ?? null };
+      // A carried-over day never replaces a count of that day (made while the log was read).
+      if (row.carriedOver && (await manager.existsBy(UsageSnapshot, { usageBaseId, date }))) return;
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
       for (const sink of this.sinks) await sink.accept(manager, { usageBaseId, date, totals, countedAt });
     });

@@ -21,7 +21,7 @@ describe('counting only when the base changed', () => {
   });
   afterAll(() => app?.close());
 
-  /** Makes every counted day one day older, and forgets the scheduled runs: the next scheduled run is "tomorrow". */
+  /** Makes every counted day and logged change one day older, and forgets the scheduled runs: the next run is "tomorrow". */
   async function nextDay(usageBaseId: string) {
     const db = app.running.dataSource;
     const days: Array<{ date: string }> = await db.query('SELECT date FROM usage_snapshot WHERE usage_base_id = ? ORDER BY date', [usageBaseId]);
@@ -30,6 +30,11 @@ describe('counting only when the base changed', () => {
       await db.query('UPDATE usage_snapshot SET date = ? WHERE usage_base_id = ? AND date = ?', [before, usageBaseId, date]);
     }
     await db.query('DELETE FROM usage_run WHERE usage_base_id = ?', [usageBaseId]);
+    // The changes logged so far are a day older too (instants, compared with a count's start).
+    const entries: Array<{ id: number; occurred_at: string }> = await db.query('SELECT id, occurred_at FROM change_entry');
+    for (const entry of entries) {
+      await db.query('UPDATE change_entry SET occurred_at = ? WHERE id = ?', [new Date(Date.parse(entry.occurred_at) - 86_400_000).toISOString(), entry.id]);
+    }
   }
 
   it('skips a day without changes, counts a day with one, and reports what it cost and saved', async () => {
@@ -77,6 +82,19 @@ describe('counting only when the base changed', () => {
     expect(counted.days[0]).toMatchObject({ carriedOver: false, apiCalls: expect.any(Number) });
     expect(counted.days[0].apiCalls).toBeGreaterThan(1);
     expect(counted.days.map((d: { carriedOver: boolean }) => d.carriedOver)).toEqual([false, true, false]);
+    expect(counted.days[0].apiCalls, 'the count cost what the sandbox tallied').toBeLessThanOrEqual((await requestsTo(base.baseId)) - quiet);
+    expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(full.body.totalRecords + 1);
+
+    // Changes left out of the log (its account was paused meanwhile, as ingestion marks it): the next day counts.
+    await nextDay(base.id);
+    await app.running.dataSource.query('UPDATE monitoring_config SET log_gap_at = ? WHERE id = ?', [new Date().toISOString(), config.body.config.id]);
+    expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome, 'a gap in the log').toBe('counted');
+    await nextDay(base.id);
+    expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome, 'a full count after the gap').toBe('carried-over');
+
+    // A carried-over day never replaces a count of that day.
+    const today = (await app.http('POST', `/usage/bases/${base.id}/run`)).body.snapshotDate as string;
+    await app.running.services.snapshots.record(base.id, today, [], new Date(), { apiCalls: 0, carriedOver: true });
     expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(full.body.totalRecords + 1);
 
     // Off again: a quiet day counts.
@@ -110,6 +128,19 @@ describe('counting only when the base changed', () => {
       outcomes.push((await app.running.services.usageSchedule.runScheduled(base.id)).outcome);
     }
     expect(outcomes).toEqual([...Array(6).fill('carried-over'), 'counted']);
+
+    // Ingestion leaves a config out while its base is missing: the change is lost to its log, so the log has a gap.
+    const configId = config.body.config.id as string;
+    await app.running.dataSource.query(`UPDATE monitoring_config SET status = 'monitored_base_missing' WHERE id = ?`, [configId]);
+    const [table] = await api.schema(base.baseId);
+    await api.createRecords(base.baseId, table!.id, [{}]);
+    const [watch] = await app.running.dataSource.query('SELECT id FROM upstream_watch WHERE base_id = ?', [base.baseId]);
+    await app.running.services.changeIngest.ingest(watch.id);
+    const [marked] = await app.running.dataSource.query('SELECT log_gap_at FROM monitoring_config WHERE id = ?', [configId]);
+    expect(marked.log_gap_at).not.toBeNull();
+    await app.running.dataSource.query(`UPDATE monitoring_config SET status = 'ok' WHERE id = ?`, [configId]);
+    await nextDay(base.id);
+    expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome, 'the change left out of the log').toBe('counted');
     for (const query of [{}, { countOnlyWhenChanged: 'yes' }, { countOnlyWhenChanged: true, other: 1 }]) {
       expect((await app.http('PUT', `/usage/bases/${base.id}/counting`, { body: query })).status).toBe(400);
     }

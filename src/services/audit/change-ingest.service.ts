@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -147,9 +147,11 @@ export class ChangeIngestService {
     const logged = new Map<string, ChangeEntry[]>();
     // Every account's configs of the base: the watch is shared. Left out: accounts whose connection cannot reach the
     // upstream now, and configs whose account was found unable to see the base (the upkeep checks each account's view).
-    const configs = (await manager.findBy(MonitoringConfig, { baseId: base.baseId })).filter(
-      (c) => c.status !== 'monitored_base_missing' && !base.pausedAccounts.has(c.accountId),
-    );
+    const all = await manager.findBy(MonitoringConfig, { baseId: base.baseId });
+    const configs = all.filter((c) => c.status !== 'monitored_base_missing' && !base.pausedAccounts.has(c.accountId));
+    // A config left out misses these changes for good: a usage count must not rely on its log from here on.
+    const missing = all.filter((c) => !configs.includes(c)).map((c) => c.id);
+    if (changes.length && missing.length) await manager.update(MonitoringConfig, { id: In(missing) }, { logGapAt: now });
     // A Changes table inside the monitored base itself must not log its own rows.
     const ownTables = new Set(configs.filter((c) => c.monitoringBaseId === c.baseId).map((c) => c.monitoringTableId));
     const relevant = changes.filter((c) => !ownTables.has(c.tableId));

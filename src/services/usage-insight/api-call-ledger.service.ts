@@ -81,7 +81,8 @@ export class ApiCallLedgerService {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      const rows = [...batch].map(([key, calls]) => [...key.split('\n'), calls]);
+      // In key order: replicas upserting overlapping rows then lock them in the same order (no deadlock on PostgreSQL).
+      const rows = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, calls]) => [...key.split('\n'), calls]);
       await this.dataSource.transaction(async (manager) => {
         for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
           const chunk = rows.slice(start, start + UPSERT_CHUNK);
