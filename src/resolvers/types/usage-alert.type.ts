@@ -1,4 +1,4 @@
-import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
+import { DateTimeResolver, LocalDateResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { UsageAlert, UsageMetric } from '../../entities/index.js';
 import { percentOf } from '../../services/usage-insight/usage-alert.service.js';
@@ -36,7 +36,7 @@ export class UsageAlertType {
   @Field(() => Float, { description: 'value ÷ limit × 100, to one decimal' })
   percent: number;
 
-  @Field(() => String, { description: 'The counted day, YYYY-MM-DD' })
+  @Field(() => LocalDateResolver, { description: 'The counted day (YYYY-MM-DD, in the base’s time zone)' })
   date: string;
 
   @Field(() => DateTimeResolver, { description: 'When the alert was recorded (UTC)' })

@@ -23,7 +23,7 @@ export class WebhookType extends Node {
   @Field(() => WebhookEventEnum, { description: 'The one event type forwarded' })
   event: WebhookEvent;
 
-  @Field(() => String, { description: 'The table (tbl…) watched; "" for TABLE_* events (every table)' })
+  @Field(() => String, { description: 'The table (tbl…) watched; "" for TABLE_* events (every table) and USAGE_THRESHOLD' })
   tableId: string;
 
   @Field(() => String, {

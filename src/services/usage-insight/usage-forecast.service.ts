@@ -28,7 +28,7 @@ export class UsageForecastService {
     const today = localDay(this.now(), base.timezone);
     const from = dayOfNumber(dayNumber(today) - (HISTORY_DAYS - 1));
     const [limits, days] = await Promise.all([
-      this.limits.get(accountId, usageBaseId),
+      this.limits.of(base.id),
       this.snapshots.range(base, { from, to: today, limit: HISTORY_DAYS, order: 'newest' }),
     ]);
     const of = (metric: UsageMetric, limit: number | null, value: (totals: (typeof days)[number]['totals']) => number) => ({

@@ -58,7 +58,8 @@ export class UsageLimitsService {
     return next;
   }
 
-  private async of(usageBaseId: string): Promise<UsageLimits> {
+  /** The limits of a base the caller has already loaded (and access-checked). */
+  async of(usageBaseId: string): Promise<UsageLimits> {
     const row = await this.repository.findOneBy({ usageBaseId });
     if (!row) return { plan: null, recordLimit: null, storageLimitBytes: null, thresholds: [...DEFAULT_THRESHOLDS] };
     return {

@@ -73,7 +73,7 @@ export function WebhooksPage() {
           {hooks.nodes.map((hook) => (
             <li key={hook.id} class="card" data-testid="webhook">
               <p>
-                <strong>{hook.event}</strong> on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'} of {baseNames.get(hook.baseId) ?? hook.baseId}
+                <strong>{hook.event}</strong> {hook.event === 'USAGE_THRESHOLD' ? 'alerts' : <>on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'}</>} of {baseNames.get(hook.baseId) ?? hook.baseId}
                 {hook.columnId && `, column ${hook.columnId}`}
                 {hook.coalesceUpdates && ', merged updates'}
               </p>

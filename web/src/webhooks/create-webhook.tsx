@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
 
-export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE'] as const;
+export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE', 'USAGE_THRESHOLD'] as const;
 const COLUMN_EVENTS = new Set(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
 
 const TABLES = gql`
@@ -31,7 +31,8 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
   const [coalesce, setCoalesce] = useState(false);
   const [create, created] = useMutation<{ createWebhook: { secret: string } }>(CREATE);
   const [secret, setSecret] = useState<string | null>(null);
-  const tableEvent = event.startsWith('TABLE_');
+  // Table events watch every table; usage alerts are of the base, not of a table.
+  const tableEvent = event.startsWith('TABLE_') || event === 'USAGE_THRESHOLD';
   const table = tables.data?.airtableTables.find((t) => t.restId === tableId);
 
   const submit = async (e: Event) => {
