@@ -120,17 +120,19 @@ describe('daily usage jobs (Agenda on SQLite)', () => {
 describe('spread and shutdown', () => {
   it('spreads bases sharing an hour over the first minutes of it, each at a fixed place', async () => {
     const app = await start({ USAGE_SPREAD_SECONDS: '300' });
+    // An hour far from now: one just begun would have bases planned in it today and others tomorrow.
+    const hour = (new Date().getUTCHours() + 12) % 24;
     const bases = [];
-    for (const name of Object.values(DEMO_BASES)) bases.push(await trackBase(app.http, name, { scheduledHour: 6 }));
+    for (const name of Object.values(DEMO_BASES)) bases.push(await trackBase(app.http, name, { scheduledHour: hour }));
     const planned = await Promise.all(bases.map(async (b) => (await app.http('GET', `/usage/bases/${b.id}/schedule`)).body.nextRunAt));
-    const hourStart = Date.parse(nextAt(6, 'UTC')!);
+    const hourStart = Date.parse(nextAt(hour, 'UTC')!);
     for (const at of planned) {
       expect(Date.parse(at) - hourStart).toBeGreaterThanOrEqual(0);
       expect(Date.parse(at) - hourStart).toBeLessThan(300_000);
     }
     expect(new Set(planned).size).toBe(bases.length);
     // The same base keeps its place when it is planned again.
-    await app.http('PATCH', `/usage/bases/${bases[0].id}`, { body: { scheduledHour: 6, baseName: 'renamed' } });
+    await app.http('PATCH', `/usage/bases/${bases[0].id}`, { body: { scheduledHour: hour, baseName: 'renamed' } });
     expect((await app.http('GET', `/usage/bases/${bases[0].id}/schedule`)).body.nextRunAt).toBe(planned[0]);
   });
 

@@ -26,9 +26,13 @@ const DAYS_SHOWN = 7;
 export function CountingSection({ id, counting }: { id: string; counting: UsageCounting }) {
   const [update, { loading, error }] = useMutation(SET_COUNTING);
   const [saved, setSaved] = useState<boolean | null>(null);
+  // The box shows what was asked for while it is saved (a controlled box would flip back until the answer came).
+  const [asked, setAsked] = useState<boolean | null>(null);
   const toggle = async (countOnlyWhenChanged: boolean) => {
     setSaved(null);
+    setAsked(countOnlyWhenChanged);
     const result = await update({ variables: { id, countOnlyWhenChanged } }).catch(() => null);
+    setAsked(null);
     if (result?.data) setSaved(countOnlyWhenChanged);
   };
   const spent = counting.days.reduce((sum, day) => sum + (day.apiCalls ?? 0), 0);
@@ -40,7 +44,7 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
           type="checkbox"
           id="count-only-when-changed"
           aria-describedby="count-only-when-changed-hint"
-          checked={counting.countOnlyWhenChanged}
+          checked={asked ?? counting.countOnlyWhenChanged}
           disabled={loading}
           onChange={(e) => toggle((e.currentTarget as HTMLInputElement).checked)}
         />
