@@ -173,18 +173,21 @@ export class SnapshotService {
   async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date, cost: CountCost = { apiCalls: null }): Promise<SnapshotDay> {
     const totals = sumTables(tables);
     const tablesJson = JSON.stringify(tables);
-    await this.dataSource.transaction(async (manager) => {
+    const written = await this.dataSource.transaction(async (manager) => {
       // The base may have been deleted while it was counted: then there is nothing to record.
       const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
       if (!bumped.affected) throw notFound('Usage base');
       const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false, countStartedAt: cost.startedAt ?? null };
       // A carried-over day never replaces a count of that day (made while the log was read).
-      if (row.carriedOver && (await manager.existsBy(UsageSnapshot, { usageBaseId, date }))) return;
+      if (row.carriedOver && (await manager.existsBy(UsageSnapshot, { usageBaseId, date }))) return false;
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });
       for (const sink of this.sinks) await sink.accept(manager, { usageBaseId, date, totals, countedAt });
+      return true;
     });
-    for (const sink of this.sinks) sink.committed();
     const day = { date, totals, tablesJson, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
+    // Nobody is told of a carried-over day that was not written.
+    if (!written) return day;
+    for (const sink of this.sinks) sink.committed();
     for (const listener of this.listeners) listener({ usageBaseId, day });
     return day;
   }
