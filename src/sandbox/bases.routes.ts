@@ -32,7 +32,7 @@ function includes(query: URLSearchParams): string[] {
 /** Offsets are `itr…/app…`: the listing's iterator id and the last base of the previous page. */
 function listBasesPage(bases: VisibleBase[], iteratorId: string, offset: string | null) {
   let start = 0;
-  if (offset !== null) {
+  if (offset !== null && offset !== '') {
     const [offsetIterator, lastBaseId] = offset.split('/');
     const index = bases.findIndex(({ base }) => base.id === lastBaseId);
     if (offsetIterator !== iteratorId || index === -1) throw invalidOffset(offset);

@@ -4,6 +4,7 @@ import { SandboxAuth, type SandboxOAuthOptions } from './auth/sandbox-auth.js';
 import { seedDemo } from './demo-seed.js';
 import { FaultControl, type FaultSettings } from './fault-control.js';
 import { createIdGenerator } from './id-generator.js';
+import { IteratorIds, iteratorKeyFromSeed } from './iterator-ids.js';
 import { IteratorRegistry } from './iterator-registry.js';
 import { openSandboxState, type SandboxLogger } from './persistence/sandbox-persistence.js';
 import { createRandom, hashSeed } from './prng.js';
@@ -120,7 +121,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   const iteratorRandom = createRandom(saved?.iterators.random ?? hashSeed(seed, 'iterators'));
   const iteratorIds = createIdGenerator(iteratorRandom);
-  const iterators: IteratorRegistry = new IteratorRegistry(iteratorIds, () => faults.get().iteratorTtlMs);
+  const iteratorKey = saved?.iterators.key ?? iteratorKeyFromSeed(seed);
+  const iterators: IteratorRegistry = new IteratorRegistry(new IteratorIds(iteratorIds, iteratorKey), () => faults.get().iteratorTtlMs);
   const now = options.now ?? Date.now;
   const webhooks = new SandboxWebhooks(store, now, seed, options.webhooks, { saved: saved?.webhooks, changed });
   const auth = new SandboxAuth({
@@ -138,7 +140,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   persistence.attach(() => ({
     store: store.exportState(),
     webhooks: webhooks.exportState(),
-    iterators: { random: iteratorRandom.state() },
+    iterators: { random: iteratorRandom.state(), key: iteratorKey },
     auth: auth.exportState(),
   }));
   const router = createSandboxRouter({

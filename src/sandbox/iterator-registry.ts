@@ -1,4 +1,4 @@
-import type { IdGenerator } from './id-generator.js';
+import type { IteratorIds } from './iterator-ids.js';
 import { invalidOffset, iteratorNotAvailable } from './sandbox-errors.js';
 
 export interface ListIterator {
@@ -13,15 +13,17 @@ export interface ListIterator {
 }
 
 const OFFSET_PATTERN = /^(itr[A-Za-z0-9]{14})\/(rec[A-Za-z0-9]{14})$/;
-const MAX_EXPIRED_REMEMBERED = 100_000;
 
-/** Server-side list-records cursors, like Airtable's: an offset is only valid while its iterator lives. */
+/**
+ * Server-side list-records cursors, like Airtable's: an offset is only valid while its iterator lives. Iterators
+ * live in memory only; their ids are signed (IteratorIds), so an offset from a forgotten iterator, also one from
+ * before a restart, is told apart from a made-up one without remembering it.
+ */
 export class IteratorRegistry {
   private readonly live = new Map<string, ListIterator>();
-  private readonly expired = new Set<string>();
 
   constructor(
-    private readonly ids: IdGenerator,
+    private readonly ids: IteratorIds,
     private readonly ttlMs: () => number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -32,7 +34,7 @@ export class IteratorRegistry {
 
   start(baseId: string, tableId: string, recordIds: string[]): ListIterator {
     this.sweep();
-    const iterator = { id: this.ids.next('itr'), baseId, tableId, recordIds, issued: new Map(), lastUsed: this.now() };
+    const iterator = { id: this.ids.mint(baseId, tableId), baseId, tableId, recordIds, issued: new Map(), lastUsed: this.now() };
     this.live.set(iterator.id, iterator);
     return iterator;
   }
@@ -43,8 +45,8 @@ export class IteratorRegistry {
     const match = OFFSET_PATTERN.exec(offset);
     if (!match) throw invalidOffset(offset);
     const [, iteratorId, recordId] = match;
-    if (this.expired.has(iteratorId)) throw iteratorNotAvailable();
     const iterator = this.live.get(iteratorId);
+    if (!iterator && this.ids.isGenuine(iteratorId, baseId, tableId)) throw iteratorNotAvailable();
     const position = iterator?.issued.get(recordId);
     if (!iterator || position === undefined || iterator.baseId !== baseId || iterator.tableId !== tableId) {
       throw invalidOffset(offset);
@@ -61,22 +63,14 @@ export class IteratorRegistry {
 
   expireAll(): number {
     const count = this.live.size;
-    for (const id of this.live.keys()) this.forget(id);
+    this.live.clear();
     return count;
   }
 
   private sweep(): void {
     const deadline = this.now() - this.ttlMs();
     for (const iterator of this.live.values()) {
-      if (iterator.lastUsed < deadline) this.forget(iterator.id);
-    }
-  }
-
-  private forget(id: string): void {
-    this.live.delete(id);
-    this.expired.add(id);
-    if (this.expired.size > MAX_EXPIRED_REMEMBERED) {
-      this.expired.delete(this.expired.values().next().value as string);
+      if (iterator.lastUsed < deadline) this.live.delete(iterator.id);
     }
   }
 }

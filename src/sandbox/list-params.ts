@@ -59,6 +59,8 @@ export function listParamsFromQuery(query: URLSearchParams): ListParams {
       const entry = sorts.get(Number(sortMatch[1])) ?? {};
       entry[sortMatch[2]] = value;
       sorts.set(Number(sortMatch[1]), entry);
+    } else if (key === 'offset' && value === '') {
+      continue; // pyAirtable and others send `offset=` for the first page
     } else if (!(key in raw)) {
       raw[key] = scalarFromQuery(key, value);
     }
@@ -71,13 +73,13 @@ export function listParamsFromQuery(query: URLSearchParams): ListParams {
 /**
  * POST listRecords form: parameters in the JSON body; timeZone and userLocale in the query string, where the
  * platform reads them. The body airtable.js sends is accepted as it is: `method` (its own option, "get" or
- * "post") is ignored, `offset: null` counts as absent, and timeZone/userLocale repeated in the body are checked
+ * "post") is ignored, `offset: null` (or "") counts as absent, and timeZone/userLocale repeated in the body are checked
  * like the query's (the query's win).
  */
 export function listParamsFromBody(body: unknown, query: URLSearchParams): ListParams {
   const { method, ...raw } = body === undefined ? {} : asObject(body);
   if (method !== undefined && method !== 'get' && method !== 'post') throw invalidRequest();
-  if (raw.offset === null) delete raw.offset;
+  if (raw.offset === null || raw.offset === '') delete raw.offset;
   const merged: Record<string, unknown> = { ...raw };
   for (const [key, value] of query) {
     if (!LOCALE_PARAMS.has(key)) throw invalidRequest();

@@ -102,7 +102,9 @@ export class OAuthClient {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const body = new URLSearchParams(fields);
     if (this.options.clientSecret) {
-      headers.authorization = `Basic ${Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64')}`;
+      // RFC 6749 §2.3.1: each part form-encoded first (a no-op for the platform's UUID ids and hex secrets).
+      const credentials = `${formEncode(this.options.clientId)}:${formEncode(this.options.clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
     } else {
       body.set('client_id', this.options.clientId);
     }
@@ -130,4 +132,8 @@ export class OAuthClient {
       refreshExpiresAt: refresh_expires_in ? new Date(sentAt + refresh_expires_in * 1000) : null,
     };
   }
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
 }

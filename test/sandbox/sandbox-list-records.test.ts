@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASE_NAMES } from '../../src/sandbox/index.js';
 import { baseIdByName, listAll, startSandbox, tableByName, type ListBody, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
@@ -182,6 +185,25 @@ describe('sandbox list records', () => {
     expect((await listAll(harness, products)).records).toHaveLength(300);
   });
 
+  it('reads an empty offset as none: the first page (GET and POST)', async () => {
+    const first = await harness.call<ListBody>('GET', `${products}?pageSize=5`);
+    const empty = await harness.call<ListBody>('GET', `${products}?pageSize=5&offset=`);
+    expect(empty.status).toBe(200);
+    expect(empty.body.records.map((record) => record.id)).toEqual(first.body.records.map((record) => record.id));
+    const posted = await harness.call<ListBody>('POST', `${products}/listRecords`, { body: { pageSize: 5, offset: '' } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.records.map((record) => record.id)).toEqual(first.body.records.map((record) => record.id));
+    expect((await harness.call('GET', '/v0/meta/bases?offset=')).status).toBe(200);
+  });
+
+  it('tells an offset of an expired iterator of another table from a live one: INVALID_OFFSET_VALUE', async () => {
+    const orders = `/v0/${baseId}/${tableByName(harness.sandbox, baseId, 'Orders').id}`;
+    const first = await harness.call<ListBody>('GET', `${products}?pageSize=5`);
+    await harness.call('POST', '/_control/expire-iterators');
+    const elsewhere = await harness.call(`GET`, `${orders}?offset=${encodeURIComponent(first.body.offset ?? '')}`);
+    expect(elsewhere.body.error.type).toBe('INVALID_OFFSET_VALUE');
+  });
+
   it('answers 403 for unknown bases and tables and 404 for unknown records', async () => {
     const unknownBase = await harness.call('GET', '/v0/appAAAAAAAAAAAAAA/Products');
     expect(unknownBase.status).toBe(403);
@@ -198,6 +220,31 @@ describe('sandbox list records', () => {
 });
 
 describe('sandbox iterator lifetime', () => {
+  it('answers LIST_RECORDS_ITERATOR_NOT_AVAILABLE for an offset from before a restart (state file kept), INVALID_OFFSET_VALUE for a made-up one', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'basewatch-iterators-')), 'sandbox.json');
+    const logger = { info: () => undefined, warn: () => undefined };
+    const before = await startSandbox({ stateFile, logger, seed: 7 });
+    const baseId = baseIdByName(before.sandbox, DEMO_BASE_NAMES.catalog);
+    const products = `/v0/${baseId}/Products`;
+    const first = await before.call<ListBody>('GET', `${products}?pageSize=10`);
+    await before.close();
+    before.sandbox.close(); // writes the state file
+
+    // Another seed: what recognises the offset must come from the state file.
+    const after = await startSandbox({ stateFile, logger, seed: 8 });
+    try {
+      const stale = await after.call('GET', `${products}?offset=${encodeURIComponent(first.body.offset ?? '')}`);
+      expect(stale.status).toBe(422);
+      expect(stale.body).toEqual({ error: { type: 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE' } });
+      const [iteratorId, recordId] = (first.body.offset ?? '').split('/');
+      const forged = `${iteratorId!.slice(0, -1)}${iteratorId!.endsWith('A') ? 'B' : 'A'}/${recordId}`;
+      const forgedAnswer = await after.call('GET', `${products}?offset=${encodeURIComponent(forged)}`);
+      expect(forgedAnswer.body.error.type).toBe('INVALID_OFFSET_VALUE');
+    } finally {
+      await after.close();
+    }
+  });
+
   it('expires an iterator left idle longer than iteratorTtlMs', async () => {
     const harness = await startSandbox({ iteratorTtlMs: 30 });
     try {

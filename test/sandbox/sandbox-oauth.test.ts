@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OAuthClient } from '../../src/upstream/oauth-client.js';
 import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../../src/sandbox/index.js';
 import {
   AUTHENTICATION_REQUIRED,
@@ -286,6 +287,33 @@ describe('OAuth token', () => {
     grant = await codeThroughForm(PUBLIC);
     const stolen = await tokenCall(harness, base(grant.code, grant.verifier, PUBLIC), { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] });
     expect(stolen.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('URL-decodes client id and secret from HTTP Basic (RFC 6749 §2.3.1), as oauth4webapi and openid-client send them', async () => {
+    const client = { clientId: '3f1c9a52-8e0b-4d7a-9c61-2b5e7f04ad19', clientSecret: 'p+s%/: é-x', redirectUris: ['https://app.example/cb'] };
+    expect((await harness.call('POST', '/_control/oauth/clients', { body: client })).status).toBe(201);
+    // Their client_secret_basic: every character but [A-Za-z0-9] percent-encoded, space as +.
+    const formEncode = (value: string) =>
+      encodeURIComponent(value)
+        .replace(/[-_.!~*'()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+        .replace(/%20/g, '+');
+    const { code, verifier } = await codeThroughForm(client);
+    const answer = await tokenCall(
+      harness,
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUris[0]!, code_verifier: verifier },
+      { basic: [formEncode(client.clientId), formEncode(client.clientSecret)] },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.access_token).toEqual(expect.any(String));
+
+    // basewatch's own client encodes the same way, so a secret with such characters works with the sandbox too.
+    const second = await codeThroughForm(client);
+    const grant = await new OAuthClient({ url: harness.root, ...client }).exchangeCode({
+      code: second.code,
+      redirectUri: client.redirectUris[0]!,
+      codeVerifier: second.verifier,
+    });
+    expect(grant.accessToken).toEqual(expect.any(String));
   });
 
   it('takes form bodies only, and refuses repeated parameters and unknown grant types', async () => {

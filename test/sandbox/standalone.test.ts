@@ -2,15 +2,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { until } from '../support/eventually.js';
 import { ROOT, startWithBanner } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
 
 const TOKEN = 'standalone-sandbox-token';
 
 /** `npm run sandbox`'s script, started as npm starts it, on an ephemeral port. */
-async function startStandalone(stateFile: string) {
+async function startStandalone(stateFile: string, port = 0) {
   const sandbox = await startWithBanner(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
-    PORT: '0',
+    PORT: String(port),
     SANDBOX_TOKEN: TOKEN,
     SANDBOX_STATE_FILE: stateFile,
   });
@@ -66,4 +67,46 @@ describe('npm run sandbox (the emulator alone)', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 60_000);
+});
+
+describe('a standalone sandbox restarted while a service counts', () => {
+  it('answers the old offset LIST_RECORDS_ITERATOR_NOT_AVAILABLE, and the count restarts the listing and is right', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'basewatch-standalone-')), 'sandbox.json');
+    let sandbox = await startStandalone(stateFile);
+    const port = Number(new URL(sandbox.url).port);
+    // Retries that outlast the sandbox's restart.
+    const app = await startTestApp({ AIRTABLE_API_URL: sandbox.url, AIRTABLE_TOKEN: TOKEN, UPSTREAM_RETRY_BASE_DELAY_MS: '1000', UPSTREAM_MAX_RETRIES: '8' });
+    try {
+      const large = await call(`${sandbox.url}/_control/bases/large`, TOKEN, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Restart mid-count', tables: 1, recordsPerTable: 350 }),
+      });
+      expect(large.status).toBe(201);
+      const baseId = large.body.id as string;
+      const tracked = await app.http('POST', '/usage/bases', { body: { baseId } });
+      expect(tracked.status).toBe(201);
+
+      const requestsFor = async () => {
+        const stats = await call(`${sandbox.url}/_control/stats`, TOKEN);
+        return (stats.body.byBase as Record<string, { requests: number }>)[baseId]?.requests ?? 0;
+      };
+      const before = await requestsFor();
+      // Every request is held a while (fault settings are not kept across the restart), so the count is caught
+      // with page 2 asked for: the schema, page 1, then page 2 with page 1's offset.
+      await call(`${sandbox.url}/_control/faults`, TOKEN, { method: 'PUT', body: JSON.stringify({ latencyMs: 3_000 }) });
+      const run = app.http('POST', `/usage/bases/${tracked.body.base.id}/run`);
+      await until(requestsFor, (requests) => requests >= before + 3);
+      expect(await sandbox.stop()).toBe(0);
+      sandbox = await startStandalone(stateFile, port);
+
+      const result = await run;
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body).toMatchObject({ status: 'success', tablesProcessed: 1, totalRecords: 350 });
+      // The retried page-2 request (refused: its iterator is gone), then the listing again from page 1.
+      expect(await requestsFor()).toBeGreaterThanOrEqual(5);
+    } finally {
+      await app.close();
+      expect(await sandbox.stop()).toBe(0);
+    }
+  }, 90_000);
 });

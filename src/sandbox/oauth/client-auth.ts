@@ -30,12 +30,24 @@ export function authenticateClient(header: string | undefined, params: URLSearch
   return client;
 }
 
+/** RFC 6749 §2.3.1: id and secret are form-encoded before they are joined and base64-encoded. */
 function parseBasic(header: string): { clientId: string; secret: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/_-]+=*)\s*$/i.exec(header);
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon === -1 ? undefined : { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  if (colon === -1) return undefined;
+  const clientId = formDecode(decoded.slice(0, colon));
+  const secret = formDecode(decoded.slice(colon + 1));
+  return clientId === undefined || secret === undefined ? undefined : { clientId, secret };
+}
+
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined; // a malformed escape
+  }
 }
 
 function invalidClient(description: string) {

@@ -49,8 +49,11 @@ export interface SandboxState {
   savedAt: string;
   store: StoreState;
   webhooks: WebhooksState;
-  /** The list-records iterator id stream, so an offset from before a restart never names a new iterator. */
-  iterators: { random: number };
+  /**
+   * The list-records iterator id stream, so an offset from before a restart never names a new iterator, and the key
+   * that signs iterator ids, so such an offset is answered as expired, not invalid (absent in older files: the seed's).
+   */
+  iterators: { random: number; key?: string };
   /** Absent in files written before the sandbox had users: everything then belongs to the demo user. */
   auth?: AuthState;
 }

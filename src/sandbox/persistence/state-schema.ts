@@ -76,7 +76,7 @@ const stateSchema = z.object({
     webhooks: z.array(webhook),
     transactionNumbers: z.array(z.tuple([id, z.number().int().min(0)])),
   }),
-  iterators: z.object({ random: uint32 }),
+  iterators: z.object({ random: uint32, key: z.string().min(1).optional() }),
   auth: auth.optional(),
 });
 
