@@ -1,7 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { idColumn, timestampColumn } from './columns.js';
 
-export type UpstreamWatchStatus = 'active' | 'error';
+/** lost: no account watching the base sees it any more; not read until one does (upkeep, a new demand). */
+export type UpstreamWatchStatus = 'active' | 'error' | 'lost';
 
 /** The upstream webhook that watches one base for every account, and how far its payloads have been read. */
 @Entity('upstream_watch')

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import { CachedBody, digestEtag } from '../rest/http/cached-body.js';
+import { VISIBLE_BASES_TTL_MS } from '../services/connections/visible-bases.js';
 import type { DatabaseVersion } from '../services/database-version.js';
 
 interface Entry {
@@ -11,7 +12,7 @@ interface Entry {
 /**
  * Rendered responses of GraphQL queries, reused while the database is unchanged: each is kept under the caller's
  * account and the request as sent, with the database version read before it ran, and is served only while that
- * version is still current, so any write, by anyone, retires every entry. Only queries that answered without errors
+ * version is still current (and for a minute at most), so any write, by anyone, retires every entry. Only queries that answered without errors
  * and read nothing from outside the database are kept (see GraphqlContext.reuse).
  */
 export class GraphqlResponseCache {
@@ -21,7 +22,9 @@ export class GraphqlResponseCache {
     maxBytes: number,
     readonly version: DatabaseVersion,
   ) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.body.cacheSize });
+    // Kept a minute at most: whether an account's connection still sees a base is not in the database, and is
+    // itself known a minute late at most (VISIBLE_BASES_TTL_MS).
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.body.cacheSize, ttl: VISIBLE_BASES_TTL_MS });
   }
 
   /** The cache key of a request, or null when it is not one a response is kept for. */

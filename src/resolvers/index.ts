@@ -12,6 +12,7 @@ import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver, UsageForecastResolver } from './usage-base.resolver.js';
+import { MonitoringConfigAccessResolver, UsageBaseAccessResolver, WebhookAccessResolver } from './upstream-access.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { WebhookMutations } from './webhook.mutations.js';
 import { WebhookResolver } from './webhook.resolver.js';
@@ -35,4 +36,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ChangeResolver,
   WebhookResolver,
   WebhookMutations,
+  UsageBaseAccessResolver,
+  MonitoringConfigAccessResolver,
+  WebhookAccessResolver,
 ];

@@ -28,6 +28,17 @@ export interface Loaders {
   change: DataLoader<{ configId: string; id: string }, ChangeRecord | null, string>;
   /** totalCount of nested connections, one statement per set of arguments. */
   counts: CountLoaders;
+  /**
+   * Whether the caller's connection no longer sees the upstream base of a usage base, config or webhook (by REST id):
+   * one look at the connection's list of bases for every item of a list.
+   */
+  lost: Record<'usageBase' | 'monitoringConfig' | 'webhook', DataLoader<WithBase, boolean, string>>;
+}
+
+/** A usage base, config or webhook as the visibility check needs it. */
+export interface WithBase {
+  id: string;
+  baseId: string;
 }
 
 /** A page of one config's changes without positions: the same filter and size for every config of a list. */
@@ -45,8 +56,7 @@ export function createLoaders(services: Services, account: AccountSummary | unde
       if (!account) return ids.map(() => null);
       if (ids.length === 1) return [await orNull(usageBases.get(account.id, ids[0]))];
       // Several at once (nodes(ids)): the account's list in one query beats one query per id.
-      const byId = new Map((await usageBases.list(account.id)).map((base) => [base.id, base]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return visibleByIds(ids, await usageBases.list(account.id), (rows) => usageBases.lostAmong(account.id, rows));
     }),
     latestSnapshot: new DataLoader(async (ids) => {
       const latest = await snapshots.latestOf([...ids]);
@@ -59,14 +69,12 @@ export function createLoaders(services: Services, account: AccountSummary | unde
     monitoringConfig: new DataLoader(async (ids) => {
       if (!account) return ids.map(() => null);
       if (ids.length === 1) return [await orNull(monitoringConfigs.get(account.id, ids[0]))];
-      const byId = new Map((await monitoringConfigs.list(account.id)).map((config) => [config.id, config]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return visibleByIds(ids, await monitoringConfigs.list(account.id), (rows) => monitoringConfigs.lostAmong(account.id, rows));
     }),
     webhook: new DataLoader(async (ids) => {
       if (!account) return ids.map(() => null);
       if (ids.length === 1) return [await orNull(webhooks.getActive(account.id, ids[0]))];
-      const byId = new Map((await webhooks.list(account.id)).map((webhook) => [webhook.id, webhook]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return visibleByIds(ids, await webhooks.list(account.id), (rows) => webhooks.lostAmong(account.id, rows));
     }),
     changeWindow: new DataLoader(
       async (keys) => {
@@ -101,7 +109,31 @@ export function createLoaders(services: Services, account: AccountSummary | unde
       { cacheKeyFn: ({ configId, id }) => `${configId}:${id}` },
     ),
     counts: createCountLoaders(services),
+    lost: {
+      usageBase: lostLoader(account, (accountId, rows) => usageBases.lostAmong(accountId, rows)),
+      monitoringConfig: lostLoader(account, (accountId, rows) => monitoringConfigs.lostAmong(accountId, rows)),
+      webhook: lostLoader(account, (accountId, rows) => webhooks.lostAmong(accountId, rows)),
+    },
   };
+}
+
+type LostAmong = (accountId: string, rows: WithBase[]) => Promise<Set<string>>;
+
+function lostLoader(account: AccountSummary | undefined, lostAmong: LostAmong): DataLoader<WithBase, boolean, string> {
+  return new DataLoader<WithBase, boolean, string>(
+    async (rows) => {
+      const lost = account ? await lostAmong(account.id, [...rows]) : new Set<string>();
+      return rows.map((row) => lost.has(row.id));
+    },
+    { cacheKeyFn: (row) => row.id },
+  );
+}
+
+/** The rows asked for, null for those missing or whose base the connection no longer sees (like get's not_found). */
+async function visibleByIds<T extends WithBase>(ids: readonly string[], rows: T[], lostAmong: (rows: T[]) => Promise<Set<string>>) {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const lost = await lostAmong(ids.flatMap((id) => byId.get(id) ?? []));
+  return ids.map((id) => (lost.has(id) ? null : (byId.get(id) ?? null)));
 }
 
 const windowGroup = ({ filter, limit, end }: ChangeWindowKey) => JSON.stringify([filter, limit, end]);

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { monitoringConfigInput } from '../services/monitoring-config.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { restIdToDelete } from './require-owned.js';
 import {
   CreateMonitoringConfigInput,
   CreateMonitoringConfigPayload,
@@ -55,7 +56,7 @@ export class MonitoringConfigMutations {
     @Ctx() context: GraphqlContext,
   ): Promise<DeleteMonitoringConfigPayload> {
     const account = requireAccount(context);
-    const { id } = await requireMonitoringConfig(context, input.id);
+    const id = restIdToDelete(input.id, 'MonitoringConfig', 'Monitoring config');
     await context.services.monitoringConfigs.remove(account.id, id);
     context.loaders.monitoringConfig.clear(id);
     const deletedId = toGlobalId('MonitoringConfig', id);

@@ -10,6 +10,7 @@ import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
 import { requireOwned } from './require-owned.js';
+import { requireSeen } from './upstream-access.resolver.js';
 import { paginate } from './relay/paginate.js';
 import { ChangeFilterInput } from './types/change.type.js';
 import { ChangeConnection, MonitoringConfigConnection } from './types/connections.js';
@@ -58,6 +59,7 @@ export class MonitoringConfigResolver {
     @Ctx() context: GraphqlContext,
   ): Promise<ChangeConnection> {
     const filter = changeFilterOf(args.filter);
+    await requireSeen(context, 'monitoringConfig', { id: config.restId, baseId: config.baseId }, 'Monitoring config');
     return paginate(args, changeSource(context, config.restId, filter), cursorCodec('changes', config.restId, ChangePosition), CHANGE_PAGE);
   }
 }

@@ -17,3 +17,13 @@ export async function requireOwned<T extends { accountId: string }>(
   if (!found || found.accountId !== account.id) throw notFound(label);
   return found;
 }
+
+/**
+ * The REST id of an id argument for a delete, which the service checks belongs to the caller: an item whose base the
+ * account's connection no longer sees can still be deleted (requireOwned would answer not_found for it).
+ */
+export function restIdToDelete(id: string, type: string, label: string): string {
+  const restId = restIdOf(id, type);
+  if (restId === undefined) throw notFound(label);
+  return restId;
+}

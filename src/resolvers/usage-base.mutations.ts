@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { usageBaseInput } from '../services/usage-base.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { restIdToDelete } from './require-owned.js';
 import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
 import { requireUsageBase } from './usage-base.resolver.js';
@@ -85,7 +86,7 @@ export class UsageBaseMutations {
     @Ctx() context: GraphqlContext,
   ) {
     const account = requireAccount(context);
-    const { id } = await requireUsageBase(context, input.id);
+    const id = restIdToDelete(input.id, 'UsageBase', 'Usage base');
     await context.services.usageBases.remove(account.id, id);
     context.loaders.usageBase.clear(id);
     const deletedId = toGlobalId('UsageBase', id);

@@ -11,6 +11,7 @@ import { ConnectionArgs } from './relay/connection.type.js';
 import { connectionCost } from './relay/cost.js';
 import { cursorCodec } from './relay/cursor.js';
 import { requireOwned } from './require-owned.js';
+import { requireSeen } from './upstream-access.resolver.js';
 import { paginate } from './relay/paginate.js';
 import { snapshotSource } from './snapshot-source.js';
 import { SnapshotDayConnection, UsageBaseConnection } from './types/connections.js';
@@ -56,6 +57,7 @@ export class UsageBaseResolver {
 
   @FieldResolver(() => SnapshotDayType, { nullable: true, description: 'The newest counted day; null before the first count' })
   async latestSnapshot(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<SnapshotDayType | null> {
+    await requireSeen(context, 'usageBase', base.entity, 'Usage base');
     const day = await context.loaders.latestSnapshot.load(base.restId);
     return day && toSnapshotDayType(base.restId, day);
   }
@@ -71,6 +73,7 @@ export class UsageBaseResolver {
   ): Promise<SnapshotDayConnection> {
     const bounds = { from: args.from ?? undefined, to: args.to ?? undefined };
     if (bounds.from && bounds.to && bounds.from > bounds.to) throw invalidRequest('from must not be after to');
+    await requireSeen(context, 'usageBase', base.entity, 'Usage base');
     const source = snapshotSource(context.services.snapshots, base.entity, bounds, context.loaders.counts);
     return paginate(args, source, cursorCodec('snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
   }
@@ -87,6 +90,7 @@ export class UsageBaseResolver {
 
   @FieldResolver(() => UsageAlertConnection, { description: 'The base’s threshold alerts, newest first (REST GET /usage/alerts); pages forward', complexity: connectionCost(ALERT_PAGE) })
   async alerts(@Root() base: UsageBaseType, @Args(() => AlertPageArgs) args: AlertPageArgs, @Ctx() context: GraphqlContext): Promise<UsageAlertConnection> {
+    await requireSeen(context, 'usageBase', base.entity, 'Usage base');
     return alertPage(context, args, { usageBaseId: base.restId });
   }
 

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { webhookInput } from '../services/webhooks/webhook.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { restIdToDelete } from './require-owned.js';
 import { accountListEdge } from './relay/account-lists.js';
 import { toGlobalId } from './relay/global-id.js';
 import { toWebhookDeliveryType, toWebhookType } from './types/webhook.type.js';
@@ -39,7 +40,7 @@ export class WebhookMutations {
     @Ctx() context: GraphqlContext,
   ): Promise<DeleteWebhookPayload> {
     const account = requireAccount(context);
-    const { id } = await requireWebhook(context, input.id);
+    const id = restIdToDelete(input.id, 'Webhook', 'Webhook');
     await context.services.webhooks.remove(account.id, id);
     context.loaders.webhook.clear(id);
     const deletedId = toGlobalId('Webhook', id);

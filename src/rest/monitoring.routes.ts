@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import type { Services } from '../services.js';
+import { lostOf } from './lost-ids.js';
 import { mount } from './http/route.js';
 import { toMonitoringConfigResponse, toMonitoringStatusResponse } from './monitoring.mappers.js';
 import { monitoringRoutes as spec } from './monitoring.spec.js';
@@ -17,9 +18,10 @@ export function createNotificationRouter({ watches }: Services): Router {
 
 export function createMonitoringRouter({ monitoringConfigs }: Services): Router {
   const router = Router();
-  mount(router, spec.list, async ({ account }) => ({
-    configs: (await monitoringConfigs.list(account.id)).map(toMonitoringConfigResponse),
-  }));
+  mount(router, spec.list, async ({ account }) => {
+    const configs = await monitoringConfigs.list(account.id);
+    return { configs: configs.map(toMonitoringConfigResponse), ...lostOf(await monitoringConfigs.lostAmong(account.id, configs)) };
+  });
   mount(router, spec.create, async ({ account, body }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.create(account.id, body)),
   }));

@@ -2,7 +2,7 @@ import { MONITORING_SCOPES } from '../services/audit/change-event.js';
 import { MONITORING_HEALTH_STATES } from '../services/audit/config-health.service.js';
 import { monitoringConfigInput } from '../services/monitoring-config.input.js';
 import { defineRoute } from './http/route.js';
-import { ServiceId, Timestamp } from './schemas.js';
+import { lostIds, ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
 
 const tag = 'Audit Log';
@@ -48,7 +48,7 @@ export const monitoringRoutes = {
     success: {
       status: 200,
       description: 'The caller’s monitoring configs',
-      schema: z.strictObject({ configs: z.array(MonitoringConfigBody) }),
+      schema: z.strictObject({ configs: z.array(MonitoringConfigBody), lost: lostIds('configs') }),
     },
     errors: [401, 429],
   }),

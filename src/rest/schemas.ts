@@ -27,3 +27,12 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 
 /** A service id in a path: bounded here; whether it names anything is the service's answer (404). */
 export const ServiceId = z.string().min(1).max(64).openapi({ format: 'uuid' });
+
+/** Beside a list of the seed's exact shapes: which of its items the account's connection can no longer reach. */
+export const lostIds = (items: string) =>
+  z
+    .array(ServiceId)
+    .optional()
+    .openapi({
+      description: `Present only when some are: the ids of listed ${items} whose upstream base the account’s connection no longer sees (it reconnected as another upstream user, or the base was unshared). Every other endpoint answers 404 not_found for them, as for another account’s; DELETE still removes them.`,
+    });

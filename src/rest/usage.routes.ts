@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Services } from '../services.js';
 import { ResponseCache } from './http/cached-body.js';
 import { mount } from './http/route.js';
+import { lostOf } from './lost-ids.js';
 import { snapshotDayJson, toUsageAlertResponse, toUsageBaseResponse } from './usage.mappers.js';
 import { usageInsightRoutes as insight } from './usage-insight.spec.js';
 import { usageRoutes as spec } from './usage.spec.js';
@@ -14,9 +15,10 @@ export function createUsageRouter(services: Services): Router {
   const router = Router();
   const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
-  mount(router, spec.list, async ({ account }) => ({
-    bases: (await usageBases.list(account.id)).map(toUsageBaseResponse),
-  }));
+  mount(router, spec.list, async ({ account }) => {
+    const bases = await usageBases.list(account.id);
+    return { bases: bases.map(toUsageBaseResponse), ...lostOf(await usageBases.lostAmong(account.id, bases)) };
+  });
   mount(router, spec.create, async ({ account, body }) => ({
     base: toUsageBaseResponse(await usageBases.create(account.id, body)),
   }));

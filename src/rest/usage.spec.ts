@@ -4,7 +4,7 @@ import { snapshotInput } from '../services/snapshot.input.js';
 import { usageBaseInput } from '../services/usage-base.input.js';
 import { PLAN_NAMES } from '../services/usage-limits/plans.js';
 import { usageLimitsInput } from '../services/usage-limits/usage-limits.input.js';
-import { ServiceId, Timestamp } from './schemas.js';
+import { lostIds, ServiceId, Timestamp } from './schemas.js';
 
 const tag = 'Usage';
 
@@ -89,7 +89,11 @@ export const usageRoutes = {
     operationId: 'listUsageBases',
     summary: 'List tracked bases',
     tag,
-    success: { status: 200, description: 'The caller’s tracked bases', schema: z.strictObject({ bases: z.array(UsageBaseBody) }) },
+    success: {
+      status: 200,
+      description: 'The caller’s tracked bases',
+      schema: z.strictObject({ bases: z.array(UsageBaseBody), lost: lostIds('tracked bases') }),
+    },
     errors: [401, 429],
   }),
   create: defineRoute({
@@ -120,7 +124,7 @@ export const usageRoutes = {
     path: '/usage/bases/{id}',
     operationId: 'deleteUsageBase',
     summary: 'Stop tracking a base (extension)',
-    description: 'Deletes the tracked base and its snapshots.',
+    description: 'Deletes the tracked base and its snapshots; also one whose upstream base the account’s connection no longer sees.',
     tag,
     params: IdParams,
     success: { status: 204, description: 'Deleted' },
@@ -201,7 +205,7 @@ export const usageRoutes = {
     operationId: 'runUsageCount',
     summary: 'Count now',
     description:
-      'Counts every table now and stores the result as today’s snapshot in the base’s timezone (replacing an earlier count of today). 409 while a count of this base runs; 502 when the upstream fails, leaving the previous snapshot intact.',
+      'Counts every table now and stores the result as today’s snapshot in the base’s timezone (replacing an earlier count of today). 409 while a count of this base runs; 502 when the upstream fails, leaving the previous snapshot intact; 404 when the account’s connection no longer sees the base.',
     tag,
     params: IdParams,
     success: { status: 200, description: 'The totals of the count', schema: RunResultBody },

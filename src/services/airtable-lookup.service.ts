@@ -11,6 +11,11 @@ export class AirtableLookupService {
     return (await this.access.forAccount(accountId)).listBases();
   }
 
+  /** Which of the bases the account's connection no longer sees (its list of bases, kept a minute). */
+  lostBases(accountId: string, baseIds: Iterable<string>): Promise<Set<string>> {
+    return this.access.lostBases(accountId, baseIds);
+  }
+
   /** The base's tables; a base the connection does not know (or may not see) is a 404, as another account's is. */
   async listTables(accountId: string, baseId: string): Promise<UpstreamTable[]> {
     const upstream = await this.access.forAccount(accountId);

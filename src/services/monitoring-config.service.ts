@@ -51,7 +51,24 @@ export class MonitoringConfigService implements WatchDemand {
     return this.repository.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** Ids of the listed configs whose monitored base the account's connection no longer sees (see get). */
+  async lostAmong(accountId: string, configs: Array<Pick<MonitoringConfig, 'id' | 'baseId'>>): Promise<Set<string>> {
+    const lost = await this.access.lostBases(accountId, configs.map((config) => config.baseId));
+    return new Set(configs.filter((config) => lost.has(config.baseId)).map((config) => config.id));
+  }
+
+  /**
+   * The account's config, for every endpoint but DELETE: one whose monitored base the account's connection no longer
+   * sees is not_found, like another account's (CONTRACT §8).
+   */
   async get(accountId: string, id: string): Promise<MonitoringConfig> {
+    const config = await this.owned(accountId, id);
+    if (await this.access.isLost(accountId, config.baseId)) throw notFound('Monitoring config');
+    return config;
+  }
+
+  /** The account's config whether its connection still sees the monitored base or not (DELETE; GraphQL's loader). */
+  async owned(accountId: string, id: string): Promise<MonitoringConfig> {
     if (!isServiceId(id)) throw notFoundById('Monitoring config', id);
     const config = await this.byIdAndAccount.one(id, accountId);
     if (!config) throw notFound('Monitoring config');
@@ -74,7 +91,7 @@ export class MonitoringConfigService implements WatchDemand {
    */
   async create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
     const upstream = await this.access.forAccount(accountId);
-    const bases = await upstream.listBases();
+    const bases = await this.access.listBases(accountId);
     const monitored = bases.find((b) => b.id === input.baseId);
     if (!monitored) throw upstreamBaseNotFound(input.baseId);
     const monitoring = bases.find((b) => b.id === input.monitoringBaseId);
@@ -131,7 +148,8 @@ export class MonitoringConfigService implements WatchDemand {
 
   /** The config's entries go with it; the upstream webhook goes when nothing else needs the base. */
   async remove(accountId: string, id: string): Promise<void> {
-    const config = await this.get(accountId, id);
+    // A config of a base the connection no longer sees can still be removed (its row is the account's own).
+    const config = await this.owned(accountId, id);
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(ChangeOutbox, { configId: id });
       await manager.delete(MonitoringConfig, { id });

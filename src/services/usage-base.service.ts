@@ -48,7 +48,29 @@ export class UsageBaseService {
     return this.repository.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** Ids of the listed bases whose upstream base the account's connection no longer sees (see get). */
+  async lostAmong(accountId: string, bases: Array<Pick<UsageBase, 'id' | 'baseId'>>): Promise<Set<string>> {
+    const lost = await this.access.lostBases(accountId, bases.map((base) => base.baseId));
+    return new Set(bases.filter((base) => lost.has(base.baseId)).map((base) => base.id));
+  }
+
+  /** Whether the account's connection no longer sees the tracked base's upstream base (the daily count skips it). */
+  async isLost(base: UsageBase): Promise<boolean> {
+    return this.access.isLost(base.accountId, base.baseId);
+  }
+
+  /**
+   * The account's tracked base, for every endpoint but DELETE: one whose upstream base the account's connection no
+   * longer sees is not_found, like another account's (CONTRACT §8).
+   */
   async get(accountId: string, id: string): Promise<UsageBase> {
+    const base = await this.owned(accountId, id);
+    if (await this.access.isLost(accountId, base.baseId)) throw notFound('Usage base');
+    return base;
+  }
+
+  /** The account's tracked base whether its connection still sees it or not (DELETE; GraphQL's loader). */
+  async owned(accountId: string, id: string): Promise<UsageBase> {
     if (!isServiceId(id)) throw notFoundById('Usage base', id);
     const base = await this.byIdAndAccount.one(id, accountId);
     if (!base) throw notFound('Usage base');
@@ -68,8 +90,7 @@ export class UsageBaseService {
     if (await this.repository.existsBy({ accountId, baseId: input.baseId })) {
       throw conflict(`Base ${input.baseId} is tracked already`);
     }
-    const upstream = await this.access.forAccount(accountId);
-    const upstreamBase = (await upstream.listBases()).find((b) => b.id === input.baseId);
+    const upstreamBase = (await this.access.listBases(accountId)).find((b) => b.id === input.baseId);
     if (!upstreamBase) throw upstreamBaseNotFound(input.baseId);
     const now = new Date();
     const base = Object.assign(new UsageBase(), {
@@ -111,7 +132,8 @@ export class UsageBaseService {
 
   /** Stops tracking: the base's snapshots and runs go with it (foreign key cascade), and its job is removed. */
   async remove(accountId: string, id: string): Promise<void> {
-    const base = await this.get(accountId, id);
+    // A base the connection no longer sees can still be removed: the row is the account's own, and says nothing new.
+    const base = await this.owned(accountId, id);
     await this.repository.delete({ id: base.id });
     for (const listener of this.listeners) await listener.removed(base);
   }

@@ -1,6 +1,6 @@
 import type { DataSource, Repository } from 'typeorm';
 import { UsageBase, type TableCount } from '../entities/index.js';
-import { conflict, unavailable } from '../errors.js';
+import { conflict, notFound, unavailable } from '../errors.js';
 import { withCallPurpose, type CallTally } from '../upstream/call-purpose.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
@@ -65,8 +65,11 @@ export class UsageCountService {
     // Every request of the count, retries included, is what the day's count cost (shown with its snapshot).
     const tally = { calls: 0 };
     const run = withCallPurpose('count', () => this.countBase(base, controller, tally), tally)
-      .catch((error: unknown) => {
-        throw controller.signal.aborted ? controller.signal.reason : error;
+      .catch(async (error: unknown) => {
+        const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+        // The connection no longer sees the base: not_found, as on every other endpoint, and marked so in the lists.
+        if (await this.access.lostOn(reason, base.accountId, base.baseId)) throw notFound('Usage base');
+        throw reason;
       })
       .finally(() => lock.release());
     this.running.set(run, controller);

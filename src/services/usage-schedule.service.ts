@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
 import { UsageRun, type UsageBase } from '../entities/index.js';
-import { isAppError } from '../errors.js';
+import { isAppError, notFound } from '../errors.js';
 import { localDayOf, nextDailyRun, todaysRun } from './daily-schedule.js';
 import { isUniqueViolation } from './db-errors.js';
 import type { UsageBaseService } from './usage-base.service.js';
@@ -31,7 +31,7 @@ export interface LastRun {
   error?: string;
 }
 
-export type ScheduledOutcome = 'counted' | 'carried-over' | 'already-counted' | 'base-gone' | 'paused';
+export type ScheduledOutcome = 'counted' | 'carried-over' | 'already-counted' | 'base-gone' | 'paused' | 'base-not-visible';
 
 /** Whether a day's count can be skipped (UsageCountingService); records the carried-over day when it can. */
 export interface CountShortcut {
@@ -121,18 +121,21 @@ export class UsageScheduleService {
     const run = await this.claim(base.id, localDay, startedAt);
     if (!run) return { outcome: 'already-counted', nextRunAt: this.nextRunAt(base, this.now()) };
     try {
+      // A base the account's connection no longer sees is not counted (nor its count retried): the next day asks again.
+      if (await this.bases.isLost(base)) throw notVisible();
       const carried = await this.shortcut.carryOver(base, localDay, startedAt);
       if (!carried) await this.counts.countTracked(base);
       await this.runs.update({ id: run.id }, { status: 'ok', finishedAt: this.now(), error: null });
       return { outcome: carried ? 'carried-over' : 'counted', nextRunAt: this.nextRunAt(base, this.now()) };
     } catch (error) {
       const message = isAppError(error) ? error.message : 'Internal error';
-      // The account's connection needs its holder: retrying cannot help, so the day waits (and the next day's run
-      // counts once the account has reconnected). The schedule's lastRun shows why.
+      // The account's connection needs its holder, or no longer sees the base: retrying cannot help, so the day
+      // waits (and the next day's run counts once the account has reconnected). The schedule's lastRun shows why.
       const paused = isAppError(error) && error.code === 'upstream_not_connected';
-      const recorded = paused ? `Paused: ${message}` : message;
+      const lost = isAppError(error) && error.code === 'not_found';
+      const recorded = paused ? `Paused: ${message}` : lost ? NOT_VISIBLE_MESSAGE : message;
       await this.runs.update({ id: run.id }, { status: 'failed', finishedAt: this.now(), error: recorded.slice(0, 500) });
-      if (paused) return { outcome: 'paused', nextRunAt: this.nextRunAt(base, this.now()) };
+      if (paused || lost) return { outcome: paused ? 'paused' : 'base-not-visible', nextRunAt: this.nextRunAt(base, this.now()) };
       throw error;
     }
   }
@@ -206,6 +209,9 @@ export class UsageScheduleService {
     return this.jobs;
   }
 }
+
+const NOT_VISIBLE_MESSAGE = 'Paused: the account’s upstream connection no longer sees this base';
+const notVisible = () => notFound('Usage base');
 
 /** A base's fixed place within the spread: the same every day, different between bases. */
 function spreadOffset(usageBaseId: string, spreadMs: number): number {

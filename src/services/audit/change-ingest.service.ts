@@ -72,7 +72,12 @@ export class ChangeIngestService {
       } catch (error) {
         // At most one move a run: a watch no connection can read must not bounce between holders.
         const moved = isHolderLoss(error) && !movedOnce ? await this.watches.moveHolder(watch, holderLossReason(error)) : null;
-        if (!moved) throw error;
+        if (!moved) {
+          // No one watching the base sees it any more: stop reading it (the upkeep looks again daily) rather than
+          // failing every poll for ever.
+          if ((await this.access.lostOn(error, watch.accountId, watch.baseId)) && (await this.watches.markLostIfUnseen(watch))) return total;
+          throw error;
+        }
         movedOnce = true;
         watch = moved;
         continue;

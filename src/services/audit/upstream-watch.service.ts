@@ -68,8 +68,16 @@ export class UpstreamWatchService {
     return this.repository.find({ order: { createdAt: 'ASC' } });
   }
 
-  /** Makes sure the base is watched (through the asking account's connection when a watch must be made); idempotent. */
-  ensure(base: WatchedBase): Promise<UpstreamWatch> {
+  /**
+   * Makes sure the base is watched (through the asking account's connection when a watch must be made); idempotent.
+   * A watch no one could see any more is made again through the asking account, which has just been found to see it.
+   */
+  async ensure(base: WatchedBase): Promise<UpstreamWatch> {
+    const watch = await this.ensureRow(base);
+    return watch.status === 'lost' ? this.recreate(watch, 'an account that sees the base watches it again', base.accountId) : watch;
+  }
+
+  private ensureRow(base: WatchedBase): Promise<UpstreamWatch> {
     return this.asWebhookWork(keyOf(base), async () => {
       const existing = await this.find(base);
       if (existing) return existing;
@@ -198,6 +206,10 @@ export class UpstreamWatchService {
     // Watches seen through one connection share one listing of the base's webhooks.
     const hooksOf = new Map<string, ReturnType<UpstreamClient['listWebhooks']>>();
     for (const watch of await this.listAll()) {
+      if (watch.status === 'lost') {
+        if (await this.revive(watch)) recreated += 1;
+        continue;
+      }
       try {
         const upstream = await this.access.forAccount(watch.accountId);
         const listing = `${watch.accountId}:${watch.baseId}`;
@@ -281,6 +293,36 @@ export class UpstreamWatchService {
         return moved;
       } catch (error) {
         this.options.logger.warn({ err: safeError(error), baseId: watch.baseId, candidate: accountId }, 'could not move the upstream watch');
+      }
+    }
+    return null;
+  }
+
+  /**
+   * After the holder was found no longer to see the base (and no other account took the watch over): when no account
+   * watching the base sees it, the watch is marked lost and not read again until one does (the daily upkeep and a new
+   * demand look), instead of failing every poll. True when marked.
+   */
+  async markLostIfUnseen(watch: UpstreamWatch): Promise<boolean> {
+    for (const accountId of await this.accountsWatching(watch.baseId)) {
+      if ((await this.access.canReach(accountId)) && (await this.access.sees(accountId, watch.baseId))) return false;
+    }
+    await this.repository.update({ id: watch.id, webhookId: watch.webhookId }, { status: 'lost', updatedAt: new Date() });
+    this.options.logger.warn(
+      { baseId: watch.baseId, webhookId: watch.webhookId, gapSince: watch.lastReadAt?.toISOString() ?? null },
+      'upstream watch lost: no account watching the base sees it any more; it is not read until one does',
+    );
+    return true;
+  }
+
+  /** A lost watch made again through the first account watching the base that sees it now; null when none does. */
+  private async revive(watch: UpstreamWatch): Promise<UpstreamWatch | null> {
+    for (const accountId of await this.accountsWatching(watch.baseId)) {
+      if (!(await this.access.canReach(accountId)) || !(await this.access.sees(accountId, watch.baseId))) continue;
+      try {
+        return await this.recreate(watch, 'an account that sees the base watches it again', accountId);
+      } catch (error) {
+        this.options.logger.warn({ err: safeError(error), baseId: watch.baseId, candidate: accountId }, 'could not watch a base again');
       }
     }
     return null;

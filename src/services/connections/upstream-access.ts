@@ -1,13 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import type { DataSource, Repository } from 'typeorm';
 import { UpstreamConnection } from '../../entities/index.js';
-import { isAppError, upstreamNotConnected } from '../../errors.js';
+import { upstreamNotConnected } from '../../errors.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { UpstreamClient } from '../../upstream/client.js';
-import type { TokenSource } from '../../upstream/types.js';
+import type { TokenSource, UpstreamBase } from '../../upstream/types.js';
 import type { AccessTokenService } from './access-token.service.js';
+import { VisibleBases, type BaseListing } from './visible-bases.js';
 
-const VISIBLE_BASES_TTL_MS = 60_000;
+/** The upstream's answer for a base the token may not see (or that does not exist). */
+const NOT_VISIBLE = 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND';
 
 /** Builds a client that sends a token (fixed, or renewed from a connection) with the shared limits and retries. */
 export type ClientForToken = (token: string | TokenSource) => UpstreamClient;
@@ -20,8 +22,11 @@ export type ClientForToken = (token: string | TokenSource) => UpstreamClient;
 export class UpstreamAccess {
   private readonly connections: Repository<UpstreamConnection>;
   private readonly clients = new LRUCache<string, UpstreamClient>({ max: 1_000 });
-  /** Which bases each account's connection sees, kept a minute: changes of a base go only to accounts that see it. */
-  private readonly visible = new LRUCache<string, Promise<ReadonlySet<string>>>({ max: 10_000, ttl: VISIBLE_BASES_TTL_MS });
+  /**
+   * Which bases each account's connection sees, kept a minute: changes of a base go only to accounts that see it,
+   * and a tracked base, config or webhook of a base the connection no longer sees is not_found (CONTRACT §8).
+   */
+  private readonly visible = new VisibleBases(async (accountId) => (await (await this.forAccount(accountId)).listBases()).map((base) => base.id));
 
   constructor(
     dataSource: DataSource,
@@ -75,24 +80,48 @@ export class UpstreamAccess {
    * sees nothing; a passing upstream failure is not held against the account (its changes are not dropped for it).
    */
   async sees(accountId: string, baseId: string): Promise<boolean> {
-    // Kept per connection: an account that connects another upstream user is looked at afresh.
+    const listing = await this.listing(accountId);
+    return listing.kind === 'listed' ? listing.bases.has(baseId) : listing.kind === 'unknown';
+  }
+
+  /**
+   * Which of `baseIds` the account has lost sight of: its connection's list of bases was read and lacks them. When
+   * that cannot be told (no connection, one that needs re-authorisation, the upstream failing), none is lost.
+   */
+  async lostBases(accountId: string, baseIds: Iterable<string>): Promise<Set<string>> {
+    const listing = await this.listing(accountId);
+    return new Set(listing.kind === 'listed' ? [...baseIds].filter((id) => !listing.bases.has(id)) : []);
+  }
+
+  async isLost(accountId: string, baseId: string): Promise<boolean> {
+    return (await this.lostBases(accountId, [baseId])).size > 0;
+  }
+
+  /**
+   * After an upstream refusal during work for a base: true when it was INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND and a
+   * fresh listing confirms the connection no longer sees the base (a table deleted meanwhile gives the same 403).
+   */
+  async lostOn(error: unknown, accountId: string, baseId: string): Promise<boolean> {
+    if (!isUpstreamRequestError(error) || error.upstreamStatus !== 403 || error.upstreamType !== NOT_VISIBLE) return false;
+    const listing = await this.listing(accountId, true);
+    return listing.kind === 'listed' && !listing.bases.has(baseId);
+  }
+
+  /** The bases the account's connection sees, read now; what the visibility checks of the next minute go by. */
+  async listBases(accountId: string): Promise<UpstreamBase[]> {
+    const bases = await (await this.forAccount(accountId)).listBases();
+    this.visible.remember(await this.connectionKey(accountId), bases.map((base) => base.id));
+    return bases;
+  }
+
+  private async listing(accountId: string, fresh = false): Promise<BaseListing> {
+    return this.visible.get(await this.connectionKey(accountId), accountId, fresh);
+  }
+
+  /** Kept per connection: an account that connects another upstream user is looked at afresh. */
+  private async connectionKey(accountId: string): Promise<string> {
     const connection = await this.connections.findOne({ select: { accountId: true, upstreamUserId: true }, where: { accountId } });
-    const key = `${accountId} ${connection?.upstreamUserId ?? 'shared'}`;
-    let bases = this.visible.get(key);
-    if (!bases) {
-      bases = this.forAccount(accountId)
-        .then((client) => client.listBases())
-        .then((list) => new Set(list.map((base) => base.id)));
-      this.visible.set(key, bases);
-    }
-    try {
-      return (await bases).has(baseId);
-    } catch (error) {
-      this.visible.delete(key);
-      if (isAppError(error) && error.code === 'upstream_not_connected') return false;
-      if (isUpstreamRequestError(error) && [401, 403].includes(error.upstreamStatus ?? 0)) return false;
-      return true;
-    }
+    return `${accountId} ${connection?.upstreamUserId ?? 'shared'}`;
   }
 
   private sourceFor(accountId: string, upstreamUserId: string): TokenSource {

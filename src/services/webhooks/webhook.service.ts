@@ -33,6 +33,8 @@ export interface BaseWatches {
 
 export interface TableLookup {
   listTables(accountId: string, baseId: string): Promise<UpstreamTable[]>;
+  /** Which of the bases the account's connection no longer sees. */
+  lostBases(accountId: string, baseIds: Iterable<string>): Promise<Set<string>>;
 }
 
 /**
@@ -62,18 +64,30 @@ export class WebhookService implements WatchDemand {
     });
   }
 
-  /** A webhook of the account, active or not (its delivery log outlives it). */
+  /** Ids of the listed webhooks whose base the account's connection no longer sees (see get). */
+  async lostAmong(accountId: string, webhooks: Array<Pick<Webhook, 'id' | 'baseId'>>): Promise<Set<string>> {
+    const lost = await this.tables.lostBases(accountId, webhooks.map((webhook) => webhook.baseId));
+    return new Set(webhooks.filter((webhook) => lost.has(webhook.baseId)).map((webhook) => webhook.id));
+  }
+
+  /**
+   * A webhook of the account, active or not (its delivery log outlives it); one of a base the account's connection
+   * no longer sees is not_found, like another account's (CONTRACT §8).
+   */
   async get(accountId: string, id: string): Promise<Webhook> {
     const webhook = isServiceId(id) ? await this.repository.findOneBy({ id, accountId }) : null;
-    if (!webhook) throw notFound('Webhook');
+    if (!webhook || (await this.tables.lostBases(accountId, [webhook.baseId])).size > 0) throw notFound('Webhook');
     return webhook;
   }
 
   /** An active webhook of the account: a deleted or deactivated one can no longer be changed. */
   async getActive(accountId: string, id: string): Promise<Webhook> {
-    const webhook = await this.get(accountId, id);
-    if (!webhook.active) throw notFound('Webhook');
-    return webhook;
+    return activeOnly(await this.get(accountId, id));
+  }
+
+  /** An active webhook of the account whether its connection still sees the base or not (DELETE; GraphQL's loader). */
+  async ownedActive(accountId: string, id: string): Promise<Webhook> {
+    return activeOnly(isServiceId(id) ? await this.repository.findOneBy({ id, accountId }) : null);
   }
 
   async create(accountId: string, input: CreateWebhookInput): Promise<{ webhook: Webhook; secret: string }> {
@@ -119,7 +133,8 @@ export class WebhookService implements WatchDemand {
 
   /** DELETE: the webhook stops being active; its pending deliveries are dropped, its delivery log is kept. */
   async remove(accountId: string, id: string): Promise<void> {
-    await this.deactivate(await this.getActive(accountId, id), 'deleted');
+    // A webhook of a base the connection no longer sees can still be removed (its row is the account's own).
+    await this.deactivate(await this.ownedActive(accountId, id), 'deleted');
   }
 
   /** A new secret; the old one keeps signing, as a second signature, for 24 hours. */
@@ -229,4 +244,9 @@ export class WebhookService implements WatchDemand {
       throw invalidRequest(`Table ${target.tableId} has no field ${target.columnId}`);
     }
   }
+}
+
+function activeOnly(webhook: Webhook | null): Webhook {
+  if (!webhook?.active) throw notFound('Webhook');
+  return webhook;
 }
