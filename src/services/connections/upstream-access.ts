@@ -8,6 +8,11 @@ import type { TokenSource, UpstreamBase } from '../../upstream/types.js';
 import type { AccessTokenService } from './access-token.service.js';
 import { VisibleBases, type BaseListing } from './visible-bases.js';
 
+type AccountConnection = Pick<UpstreamConnection, 'accountId' | 'upstreamUserId' | 'status'>;
+
+/** Kept per connection: an account that connects another upstream user is looked at afresh. */
+const listingKey = (accountId: string, connection: AccountConnection | null) => `${accountId} ${connection?.upstreamUserId ?? 'shared'}`;
+
 /** The upstream's answer for a base the token may not see (or that does not exist). */
 const NOT_VISIBLE = 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND';
 
@@ -26,7 +31,7 @@ export class UpstreamAccess {
    * Which bases each account's connection sees, kept a minute: changes of a base go only to accounts that see it,
    * and a tracked base, config or webhook of a base the connection no longer sees is not_found (CONTRACT §8).
    */
-  private readonly visible = new VisibleBases(async (accountId) => (await (await this.forAccount(accountId)).listBases()).map((base) => base.id));
+  private readonly visible = new VisibleBases();
 
   constructor(
     dataSource: DataSource,
@@ -38,10 +43,14 @@ export class UpstreamAccess {
   }
 
   async forAccount(accountId: string): Promise<UpstreamClient> {
-    const connection = await this.connections.findOne({
-      select: { accountId: true, upstreamUserId: true, status: true },
-      where: { accountId },
-    });
+    return this.clientOf(accountId, await this.connectionOf(accountId));
+  }
+
+  private connectionOf(accountId: string): Promise<AccountConnection | null> {
+    return this.connections.findOne({ select: { accountId: true, upstreamUserId: true, status: true }, where: { accountId } });
+  }
+
+  private async clientOf(accountId: string, connection: AccountConnection | null): Promise<UpstreamClient> {
     if (!connection) {
       if (this.shared) return this.shared;
       throw upstreamNotConnected();
@@ -109,19 +118,16 @@ export class UpstreamAccess {
 
   /** The bases the account's connection sees, read now; what the visibility checks of the next minute go by. */
   async listBases(accountId: string): Promise<UpstreamBase[]> {
-    const bases = await (await this.forAccount(accountId)).listBases();
-    this.visible.remember(await this.connectionKey(accountId), bases.map((base) => base.id));
+    const connection = await this.connectionOf(accountId);
+    const bases = await (await this.clientOf(accountId, connection)).listBases();
+    this.visible.remember(listingKey(accountId, connection), bases.map((base) => base.id));
     return bases;
   }
 
   private async listing(accountId: string, fresh = false): Promise<BaseListing> {
-    return this.visible.get(await this.connectionKey(accountId), accountId, fresh);
-  }
-
-  /** Kept per connection: an account that connects another upstream user is looked at afresh. */
-  private async connectionKey(accountId: string): Promise<string> {
-    const connection = await this.connections.findOne({ select: { accountId: true, upstreamUserId: true }, where: { accountId } });
-    return `${accountId} ${connection?.upstreamUserId ?? 'shared'}`;
+    const connection = await this.connectionOf(accountId);
+    const list = async () => (await (await this.clientOf(accountId, connection)).listBases()).map((base) => base.id);
+    return this.visible.get(listingKey(accountId, connection), list, fresh);
   }
 
   private sourceFor(accountId: string, upstreamUserId: string): TokenSource {

@@ -16,9 +16,8 @@ export type BaseListing =
   /** The upstream failed: nothing is known. */
   | { kind: 'unknown' };
 
-interface Lister {
-  (accountId: string): Promise<Iterable<string>>;
-}
+/** Reads a connection's list of base ids. */
+type Lister = () => Promise<Iterable<string>>;
 
 /**
  * The base list of each connection (key: account and upstream user), kept VISIBLE_BASES_TTL_MS and read once
@@ -26,26 +25,23 @@ interface Lister {
  * FAILED_LISTING_TTL_MS.
  */
 export class VisibleBases {
-  private readonly cache: LRUCache<string, BaseListing, string>;
+  private readonly cache = new LRUCache<string, BaseListing, Lister>({
+    max: CONNECTIONS_CACHED,
+    ttl: VISIBLE_BASES_TTL_MS,
+    fetchMethod: async (_key, stale, { options, context: list }) => {
+      try {
+        return { kind: 'listed', bases: new Set(await list()) };
+      } catch (error) {
+        options.ttl = FAILED_LISTING_TTL_MS;
+        if (stale?.kind === 'listed') return stale;
+        return isRefusal(error) ? { kind: 'refused' } : { kind: 'unknown' };
+      }
+    },
+  });
 
-  constructor(list: Lister) {
-    this.cache = new LRUCache<string, BaseListing, string>({
-      max: CONNECTIONS_CACHED,
-      ttl: VISIBLE_BASES_TTL_MS,
-      fetchMethod: async (_key, stale, { options, context: accountId }) => {
-        try {
-          return { kind: 'listed', bases: new Set(await list(accountId)) };
-        } catch (error) {
-          options.ttl = FAILED_LISTING_TTL_MS;
-          if (stale?.kind === 'listed') return stale;
-          return isRefusal(error) ? { kind: 'refused' } : { kind: 'unknown' };
-        }
-      },
-    });
-  }
-
-  async get(key: string, accountId: string, fresh = false): Promise<BaseListing> {
-    return (await this.cache.fetch(key, { context: accountId, forceRefresh: fresh })) ?? { kind: 'unknown' };
+  /** The connection's listing under `key`; `list` reads it when it is not kept (or `fresh` is asked for). */
+  async get(key: string, list: Lister, fresh = false): Promise<BaseListing> {
+    return (await this.cache.fetch(key, { context: list, forceRefresh: fresh })) ?? { kind: 'unknown' };
   }
 
   /** A list just read for another reason (creating a tracked base, a config) serves the checks that follow. */
