@@ -79,10 +79,21 @@ describe('monitoring config status', () => {
     // A base the upstream does not know stands in for one deleted there (the sandbox cannot delete bases).
     await configs.update({ id: configId }, { baseId: 'appGoneGoneGone00' });
     await app.running.services.configHealth.checkAll();
-    expect(await status(configId)).toEqual({
-      state: 'monitored_base_missing',
-      lastError: `The monitored base appGoneGoneGone00 (${DEMO_BASES.marketing}) is gone upstream or no longer shared with the token`,
-      checkedAt: expect.any(String),
+    // A base the connection does not see is not_found on the config's own endpoints (CONTRACT §8); the list shows
+    // the config, lost, with what the upkeep found.
+    expect((await app.http('GET', `/monitoring-config/${configId}/status`)).status).toBe(404);
+    const listed = await createGraphql(app.url, app.apiKey)(
+      '{ monitoringConfigs(first: 100) { edges { node { restId upstreamAccess health { state lastError checkedAt } } } } }',
+    );
+    const node = listed.data.monitoringConfigs.edges.map((edge: { node: { restId: string } }) => edge.node).find((n: { restId: string }) => n.restId === configId);
+    expect(node).toEqual({
+      restId: configId,
+      upstreamAccess: 'LOST',
+      health: {
+        state: 'MONITORED_BASE_MISSING',
+        lastError: `The monitored base appGoneGoneGone00 (${DEMO_BASES.marketing}) is gone upstream or no longer shared with the token`,
+        checkedAt: expect.any(String),
+      },
     });
     await configs.update({ id: configId }, { baseId: marketing });
     await app.running.services.configHealth.checkAll();

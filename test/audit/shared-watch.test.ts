@@ -70,12 +70,14 @@ describe('one upstream watch per base, shared by every account that watches it',
     await addRecord('Not for the stranger');
     const other = accounts[1]!;
     await eventually(() => logged(other.configId, other.http), (list) => names(list).includes('Not for the stranger'));
-    expect(names(await logged(switching.configId, switching.http))).not.toContain('Not for the stranger');
-    // Back to its own user: its changes resume.
+    // Its config is not_found meanwhile, as another account's would be (CONTRACT §8).
+    expect((await switching.http('GET', `/monitoring-config/${switching.configId}/changes`)).status).toBe(404);
+    // Back to its own user: its changes resume, without what came while it could not see the base.
     expect((await switching.http('PUT', '/connection', { body: { token: switching.token } })).status).toBe(200);
     await addRecord('Back again');
     const changes = await eventually(() => logged(switching.configId, switching.http), (list) => names(list).includes('Back again'));
     expect(names(changes)).toContain('Back again');
+    expect(names(changes)).not.toContain('Not for the stranger');
   }, 60_000);
 
   it('moves the watch to another account when the holder’s grant is revoked, logging the gap; the holder gets nothing more', async () => {
