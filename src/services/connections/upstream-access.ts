@@ -10,8 +10,12 @@ import { VisibleBases, type BaseListing } from './visible-bases.js';
 
 type AccountConnection = Pick<UpstreamConnection, 'accountId' | 'upstreamUserId' | 'status'>;
 
-/** Kept per connection: an account that connects another upstream user is looked at afresh. */
-const listingKey = (accountId: string, connection: AccountConnection | null) => `${accountId} ${connection?.upstreamUserId ?? 'shared'}`;
+/**
+ * Kept per connection and its state: an account that connects another upstream user, or reconnects after needing
+ * re-authorisation, is looked at afresh (a refusal kept from before must not pause it).
+ */
+const listingKey = (accountId: string, connection: AccountConnection | null) =>
+  connection ? `${accountId} ${connection.upstreamUserId} ${connection.status}` : `${accountId} shared`;
 
 /** The upstream's answer for a base the token may not see (or that does not exist). */
 const NOT_VISIBLE = 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND';
