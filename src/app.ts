@@ -3,6 +3,7 @@ import type { Store } from 'express-rate-limit';
 import { authenticate } from './auth/authenticate.js';
 import { requireCsrfToken } from './auth/csrf.js';
 import { RequestBudget } from './auth/request-budget.js';
+import { secureCookies } from './auth/session-cookie.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
 import type { Logger } from './logger.js';
@@ -98,7 +99,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createNotificationRouter(services));
   if (graphql) app.use(leanJsonBody('/graphql', JSON_BODY_LIMIT_BYTES));
   app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: requireUtf8 }));
-  const secureCookie = config.publicUrl?.startsWith('https:') ?? false;
+  const secureCookie = secureCookies(config.publicUrl);
   app.use(authenticate(services.accounts, services.sessions, secureCookie));
   app.use(requireCsrfToken());
   app.use((budget ?? new RequestBudget(config.apiRateLimitPerMinute, limitStore?.('budget:'))).middleware);
@@ -111,8 +112,8 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createMonitoringRouter(services));
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
-  app.use(createOAuthReturnRouter(services));
-  app.use(createConnectionRouter(services));
+  app.use(createOAuthReturnRouter(services, secureCookie));
+  app.use(createConnectionRouter(services, secureCookie));
   app.use(createAuthRouter(services, secureCookie, limitStore));
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());

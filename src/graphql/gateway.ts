@@ -3,7 +3,9 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { setOAuthBrowserCookie } from '../auth/oauth-browser-cookie.js';
 import type { RequestBudget } from '../auth/request-budget.js';
+import { secureCookies } from '../auth/session-cookie.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createContext, type GraphqlContext } from '../resolvers/context.js';
@@ -98,7 +100,10 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     bodyForApollo,
     graphqlHttpHandler({
       apollo,
-      createContext: (res) => createContext(services, events, res.locals.account),
+      createContext: (res) =>
+        Object.assign(createContext(services, events, res.locals.account), {
+          bindOAuthBrowser: (binding: string) => setOAuthBrowserCookie(res, binding, secureCookies(config.publicUrl)),
+        }),
       cache: responseCache(config, services),
       guard: new DocumentGuard(config.graphql.document),
       fastPath,
