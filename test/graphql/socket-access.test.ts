@@ -101,6 +101,18 @@ describe('a socket’s credential is checked again', () => {
   }, 30_000);
 });
 
+describe('startAirtableOAuth', () => {
+  it('is refused on a socket, which has no response to carry the browser’s cookie', async () => {
+    const account = await app.newAccount('oauth-on-socket');
+    const result = await run(open({ key: account.apiKey }).client, 'mutation { startAirtableOAuth(input: {}) { authorizeUrl } }');
+    expect(result).toMatchObject({
+      data: null,
+      errors: [{ message: expect.stringMatching(/^startAirtableOAuth needs HTTP/), extensions: { code: 'invalid_request' } }],
+    });
+    expect(await app.running.dataSource.query('SELECT COUNT(*) AS n FROM oauth_state WHERE account_id = ?', [account.accountId])).toEqual([{ n: 0 }]);
+  });
+});
+
 describe('the account’s request budget', () => {
   it('counts every operation on a socket, with the HTTP requests of the account’s other keys: rate_limited past it', async () => {
     const account = await app.newAccount('budget');

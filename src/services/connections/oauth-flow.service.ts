@@ -8,6 +8,7 @@ import type { ConnectionService, ConnectionView } from './connection.service.js'
 import { OAuthRefusal } from './oauth-refusal.js';
 
 const STATE_LIFETIME_MS = 10 * 60_000;
+const UNKNOWN_STATE = 'Unknown, used or expired OAuth state: start the connection again';
 
 export interface OAuthCallback {
   code?: string;
@@ -65,14 +66,15 @@ export class OAuthFlowService {
    */
   async complete({ code, state, error }: OAuthCallback, browserBinding: string | undefined): Promise<{ accountId: string; connection: ConnectionView }> {
     const oauth = this.requireOAuth();
-    if (!state || !browserBinding || stateOf(browserBinding) !== state) {
+    if (!state) throw new OAuthRefusal('expired', UNKNOWN_STATE);
+    if (!browserBinding || stateOf(browserBinding) !== state) {
       throw new OAuthRefusal(
         'wrong_browser',
         'This callback does not come from the browser that started the connection (its cookie is missing or belongs to another start): nothing was connected; start again and open the authorization URL in the browser that started it',
       );
     }
     const pending = await this.take(state);
-    if (!pending) throw new OAuthRefusal('expired', 'Unknown, used or expired OAuth state: start the connection again');
+    if (!pending) throw new OAuthRefusal('expired', UNKNOWN_STATE);
     if (error) {
       const reason = error === 'access_denied' ? 'denied' : 'authorization_failed';
       throw new OAuthRefusal(reason, `The upstream authorization ended with "${error.slice(0, 64)}": nothing was connected`);
