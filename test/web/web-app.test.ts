@@ -240,7 +240,13 @@ describe('settings and usage in the browser', () => {
       return page.getByRole('alert').textContent();
     };
 
-    // OAuth through the sandbox's consent page, back to Settings: refused first (the message shown), then allowed.
+    // A link to Settings cannot make it report anything: only an outcome the callback itself left counts.
+    await page.goto(`${app!.url}/settings?oauth=connected&oauthError=Your%20account%20is%20locked`);
+    await page.getByText('Not connected').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.getByText('Connected with Airtable.').count()).toBe(0);
+
+    // OAuth through the sandbox's consent page, back to Settings: refused first (the page's own message), then allowed.
     for (const decision of ['Deny', 'Allow access'] as const) {
       await page.getByRole('button', { name: 'Connect with Airtable' }).click();
       await page.getByLabel('Sign in as').selectOption(upstreamUser.id);
@@ -249,7 +255,7 @@ describe('settings and usage in the browser', () => {
       await page.getByRole('button', { name: decision }).click();
       await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
       await expect.poll(() => page.url()).toBe(`${app!.url}/settings`);
-      if (decision === 'Deny') expect(await deniedAlert()).toMatch(/access_denied.*nothing was connected/);
+      if (decision === 'Deny') expect(await deniedAlert()).toBe('Access was not granted on Airtable: nothing was connected.');
     }
     await expect.poll(() => page.getByTestId('connection-status').textContent()).toContain('OAuth');
     expect(await page.getByRole('status').first().textContent()).toBe('Connected with Airtable.');
