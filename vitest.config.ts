@@ -39,7 +39,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'] } },
-      ...MACHINE_ZONES.map((zone) => ({ extends: true, test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone } } })),
+      ...MACHINE_ZONES.map((zone) => ({ extends: true as const, test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone } } })),
     ],
   },
 });
