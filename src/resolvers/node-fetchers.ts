@@ -20,7 +20,7 @@ type NodeFetcher = (context: GraphqlContext, parts: string[]) => Promise<Node | 
 const fetchers: Record<string, NodeFetcher> = {
   Account: async (context, [id]) => {
     const account = requireAccount(context);
-    return id === account.id ? toAccountType(account) : null;
+    return id === account.id ? toAccountType(await context.services.accounts.require(id)) : null;
   },
   ApiKey: async (context, [id]) => {
     const key = (await context.services.accounts.activeKeys(requireAccount(context).id)).find((k) => k.id === id);
