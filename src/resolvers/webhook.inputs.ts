@@ -56,7 +56,7 @@ export class RetryWebhookDeliveryInput {
   @Field(() => ID, { description: 'Global id or REST id (webhookId) of the webhook' })
   webhookId: string;
 
-  @Field(() => ID, { description: 'The delivery’s restId (`id` in REST, a UUID)' })
+  @Field(() => ID, { description: 'Global id or restId (`id` in REST, a UUID) of the delivery' })
   deliveryId: string;
 }
 

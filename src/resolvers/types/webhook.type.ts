@@ -78,9 +78,9 @@ export class WebhookDeliveryAttemptType {
   error: string | null;
 }
 
-/** An entry of a webhook's delivery log (REST GET /webhooks/{id}/deliveries); not a Node: the log is read per webhook. */
-@ObjectType('WebhookDelivery', { description: 'One event sent (or to be sent) to a webhook, with every attempt' })
-export class WebhookDeliveryType {
+/** An entry of a webhook's delivery log (REST GET /webhooks/{id}/deliveries). */
+@ObjectType('WebhookDelivery', { implements: Node, description: 'One event sent (or to be sent) to a webhook, with every attempt' })
+export class WebhookDeliveryType extends Node {
   @Field(() => String, { description: 'The delivery id (`id` in REST): the `webhook-id` header of every attempt' })
   restId: string;
 
@@ -123,8 +123,9 @@ export const toWebhookType = (webhook: Webhook): WebhookType =>
     updatedAt: webhook.updatedAt,
   });
 
-export const toWebhookDeliveryType = (delivery: DeliveryView): WebhookDeliveryType =>
+export const toWebhookDeliveryType = (webhookId: string, delivery: DeliveryView): WebhookDeliveryType =>
   Object.assign(new WebhookDeliveryType(), {
+    id: toGlobalId('WebhookDelivery', webhookId, delivery.id),
     restId: delivery.id,
     status: delivery.status as WebhookDeliveryStatus,
     eventType: delivery.eventType as WebhookEvent,
