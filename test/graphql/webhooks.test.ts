@@ -219,6 +219,31 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
   });
 });
 
+describe('the upstream failing', () => {
+  it('answers the stored webhooks beside an error for airtableBases (the Webhooks page’s query), not data: null', async () => {
+    const { webhook } = await created({ event: 'TABLE_CREATE' });
+    app.running.sandbox!.faults.update({ errorRate: 1, errorStatus: 503 });
+    try {
+      const res = await graphql(`{
+        webhooks(first: 50) { totalCount nodes { id baseId } }
+        airtableBases { id restId name }
+        airtableTables(baseId: "${table.baseId}") { id }
+      }`);
+      expect(res.status).toBe(200);
+      expect(res.data.webhooks.nodes).toContainEqual({ id: webhook.id, baseId: table.baseId });
+      expect(res.data.airtableBases).toBeNull();
+      expect(res.data.airtableTables).toBeNull();
+      expect(res.errors!.map((e) => [e.path, e.extensions?.code]).sort()).toEqual([
+        [['airtableBases'], 'upstream_error'],
+        [['airtableTables'], 'upstream_error'],
+      ]);
+    } finally {
+      app.running.sandbox!.faults.update({ errorRate: 0 });
+    }
+    await graphql(DELETE, { input: { id: webhook.id } });
+  });
+});
+
 describe('WebhookDelivery as a Node', () => {
   it('has a global id that node(id) and retryWebhookDelivery take, for this account and active webhooks only', async () => {
     const { webhook } = await created({ event: 'RECORD_CREATE', tableId: table.tableId });
