@@ -11,7 +11,7 @@ export class CreateWebhookInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => String, { description: 'The upstream base (app…) whose changes to forward' })
+  @Field(() => ID, { description: 'The upstream base (app…) whose changes to forward' })
   baseId: string;
 
   @Field(() => WebhookEventEnum, { description: 'The one event type to forward' })

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const ALERTS = `query($first: Int, $after: String, $baseId: String) {
+const ALERTS = `query($first: Int, $after: String, $baseId: ID) {
   usageAlerts(first: $first, after: $after, baseId: $baseId) {
     totalCount pageInfo { hasNextPage endCursor } nodes { restId usageBaseId baseId metric threshold value limit percent date createdAt }
   }

@@ -1,5 +1,5 @@
 import { DateTimeResolver, LocalDateResolver, SafeIntResolver } from 'graphql-scalars';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { UsageAlert, UsageMetric } from '../../entities/index.js';
 import { percentOf } from '../../services/usage-insight/usage-alert.service.js';
 import { connectionType } from '../relay/connection.type.js';
@@ -23,7 +23,7 @@ export class UsageAlertType extends Node {
   @Field(() => String, { description: 'The tracked base’s REST id (`usageBaseId`)' })
   usageBaseId: string;
 
-  @Field(() => String, { description: 'The upstream base (app…)' })
+  @Field(() => ID, { description: 'The upstream base (app…)' })
   baseId: string;
 
   @Field(() => UsageMetricEnum, { description: 'The limit crossed' })

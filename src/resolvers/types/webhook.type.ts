@@ -1,5 +1,5 @@
 import { DateTimeResolver, JSONObjectResolver, NonNegativeIntResolver, PositiveIntResolver } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { Webhook, WebhookDeliveryStatus as DeliveryStatus } from '../../entities/index.js';
 import type { WebhookEvent } from '../../services/webhooks/webhook-rules.js';
 import type { DeliveryView } from '../../services/webhooks/delivery-log.service.js';
@@ -17,7 +17,7 @@ export class WebhookType extends Node {
   @Field(() => String, { description: 'The id of REST paths /webhooks/{webhookId} (`webhookId` in REST, a UUID)' })
   restId: string;
 
-  @Field(() => String, { description: 'The upstream base (app…) whose changes are forwarded' })
+  @Field(() => ID, { description: 'The upstream base (app…) whose changes are forwarded' })
   baseId: string;
 
   @Field(() => WebhookEventEnum, { description: 'The one event type forwarded' })

@@ -36,7 +36,7 @@ const USAGE = gql`
   }
 `;
 const TRACK = gql`
-  mutation TrackBase($baseId: String!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
+  mutation TrackBase($baseId: ID!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
 `;
 
 type UsageData = {
