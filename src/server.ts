@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app.js';
+import { RequestBudget } from './auth/request-budget.js';
 import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
 import { openDatabase } from './database.js';
@@ -146,7 +147,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
     // A worker plans jobs (they are rows of the shared store); its primary runs them.
     const schedulerConfig = worker ? { ...config, jobs: { ...config.jobs, run: false } } : config;
     scheduler = await createScheduler(schedulerConfig, dataSource, services, logger, metrics);
-    graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay });
+    // One budget per account for HTTP and the subscription socket alike.
+    const budget = new RequestBudget(config.apiRateLimitPerMinute, shared.limitStore('budget:'));
+    graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay, budget });
     const gateway = graphql;
     let shuttingDown = false;
     /** Out of rotation (/readyz 503) and closing each connection after its answer, but still serving. */
@@ -167,6 +170,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       metrics,
       gatherMetrics,
       limitStore: (prefix) => state.limitStore(prefix),
+      budget,
       readiness: {
         check: async () => {
           if (draining || shuttingDown || !db.isInitialized) return false;

@@ -16,7 +16,7 @@ import { ClusterMemoryStorePrimary, ClusterMemoryStoreWorker } from '@express-ra
 
 /**
  * What replicas must agree on beyond the database: the platform's budgets (per base, per user, the lock-out after a
- * 429), each API key's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
+ * 429), each account's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
  * any number of processes share it; without, it lives in this process (or, under WEB_CONCURRENCY, in the cluster's
  * primary for its workers), which must then be the only one on its database (a second is refused on PostgreSQL).
  */
