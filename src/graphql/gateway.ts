@@ -28,6 +28,7 @@ import { limitsPlugin } from './limits.js';
 import { PreparedQueries } from './prepared-queries.js';
 import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
+import { subscriptionOverHttpPlugin } from './subscription-over-http.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
 
 export interface GraphqlGateway {
@@ -81,6 +82,7 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     formatError: format,
     logger: logger.child({ component: 'graphql' }),
     plugins: [
+      subscriptionOverHttpPlugin(),
       limitsPlugin(limits),
       landingPageWithOfflineIde({ embed: true, includeCookies: false }),
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of

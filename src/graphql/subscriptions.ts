@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RequestBudget } from '../auth/request-budget.js';
@@ -8,6 +8,7 @@ import type { EventHub } from '../resolvers/support/event-hub.js';
 import type { AccountSummary } from '../services/account.service.js';
 import type { Services } from '../services.js';
 import { checkDocument, type DocumentBounds } from './document-bounds.js';
+import { parameterNestingError } from './input-nesting.js';
 import { SocketAccess } from './socket-access.js';
 import { cookieOriginCheck } from './socket-origin.js';
 import { requestErrorMessage, type ErrorFormatter } from './errors.js';
@@ -61,6 +62,9 @@ export function serveSubscriptions(server: Server, options: Options): Subscripti
         const admitted = await access.admit(ctx.extra.socket);
         if ('error' in admitted) return [admitted.error];
         ctx.extra.account = admitted.account;
+        // Before the limits and graphql-js walk the variables recursively (a throw here would close the socket).
+        const tooDeep = parameterNestingError(payload);
+        if (tooDeep) return [tooDeep];
         const checked = checkDocument(payload.query, bounds);
         if (checked.error) return [requestError(checked.error)];
         let document: DocumentNode;
@@ -71,6 +75,12 @@ export function serveSubscriptions(server: Server, options: Options): Subscripti
         }
         const invalid = validate(schema, document);
         if (invalid.length > 0) return invalid.map(requestError);
+        // graphql-ws would answer "Unable to identify operation"; graphql-js says why (none, several unnamed, an
+        // unknown name), and stops there without running anything.
+        if (!getOperationAST(document, payload.operationName)) {
+          const { errors = [] } = await execute({ schema, document, operationName: payload.operationName });
+          return errors.map(requestError);
+        }
         const operation = { schema, document, variables: payload.variables ?? undefined, operationName: payload.operationName };
         const overLimit = checkLimits(operation, limits);
         if (overLimit) return [overLimit];
@@ -99,4 +109,9 @@ export function serveSubscriptions(server: Server, options: Options): Subscripti
 
 /** A parse, validation or variable error: the caller's request was wrong (`invalid_request`). */
 const requestError = (error: GraphQLError) =>
-  new GraphQLError(requestErrorMessage(error.message), { nodes: error.nodes, extensions: { code: 'invalid_request' } });
+  new GraphQLError(requestErrorMessage(error.message), {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { code: 'invalid_request' },
+  });

@@ -107,7 +107,7 @@ export function createLoaders(services: Services, account: AccountSummary | unde
 const windowGroup = ({ filter, limit, end }: ChangeWindowKey) => JSON.stringify([filter, limit, end]);
 
 /** A look-up's result, or null for `not_found`; every other failure stays a failure. */
-async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
+export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   try {
     return await lookup;
   } catch (error) {

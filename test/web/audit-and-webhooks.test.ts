@@ -160,4 +160,30 @@ describe('the webhooks page', () => {
     expect(outside).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('still lists the webhooks when the upstream fails, beside the error (its bases are a nullable field)', async ({ skip }) => {
+    if (!chromiumExecutable) return skip(NO_CHROMIUM);
+    const { context, page } = await openPhone(browser!, app!.url);
+    await signUpInPage(page, app!.url);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const base = page.getByLabel('Base');
+    await expect.poll(() => base.locator('option').allTextContents()).toContain(DEMO_BASES.catalog);
+    await base.selectOption({ label: DEMO_BASES.catalog });
+    await page.getByLabel('Event').selectOption('TABLE_CREATE');
+    await page.getByLabel('URL').fill(receiver!.url('/while-upstream-fails'));
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('webhook').waitFor();
+
+    app!.running.sandbox!.faults.update({ errorRate: 1, errorStatus: 503 });
+    try {
+      await page.reload();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').textContent()).toMatch(/upstream/i);
+      expect(await page.getByTestId('webhook').textContent()).toContain(receiver!.url('/while-upstream-fails'));
+    } finally {
+      app!.running.sandbox!.faults.update({ errorRate: 0 });
+    }
+    await context.close();
+  }, 60_000);
 });
