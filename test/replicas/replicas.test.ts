@@ -13,6 +13,7 @@ import { until } from '../support/eventually.js';
 import { isWithin, processOfLocalPort, ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
+import { TEST_SECRET_KEY } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { deliveryEnv } from '../webhooks/support/webhook-support.js';
 import pg from 'pg';
@@ -63,6 +64,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
+      SECRET_KEY: TEST_SECRET_KEY,
       AIRTABLE_API_URL: sandbox.url,
       AIRTABLE_TOKEN: SANDBOX_TOKEN,
       BOOTSTRAP_API_KEY: apiKey,
