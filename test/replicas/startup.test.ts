@@ -45,9 +45,14 @@ const replicaEnv = (databaseUrl: string, extra: Record<string, string> = {}) => 
   ...extra,
 });
 
-/** Starts `count` replicas at the same moment and waits until each is ready (or fails with what one printed). */
-async function startTogether(databaseUrl: string, count = REPLICAS): Promise<ServiceProcess[]> {
-  const started = await Promise.all(Array.from({ length: count }, () => startBuiltService(replicaEnv(databaseUrl), MAIN)));
+/**
+ * Starts `count` replicas at the same moment and waits until each is ready (or fails with what one printed).
+ * `lineUp` runs while they start: what holds them at one point, to let them go together.
+ */
+async function startTogether(databaseUrl: string, count = REPLICAS, lineUp?: () => Promise<void>): Promise<ServiceProcess[]> {
+  const starting = Promise.all(Array.from({ length: count }, () => startBuiltService(replicaEnv(databaseUrl), MAIN)));
+  await lineUp?.();
+  const started = await starting;
   running.push(...started);
   for (const replica of started) {
     await until(() => fetch(`${replica.url}/readyz`).then((res) => res.status), (status) => status === 200);
@@ -121,7 +126,21 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     await earlierJobs.connect();
     await earlierJobs.disconnect();
 
-    const replicas = await startTogether(url);
+    // Lined up: until all three wait for a lock (the table's, or one's the others' start-up lock), nobody reads
+    // which migrations are applied; then all go at once.
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE migrations IN ACCESS EXCLUSIVE MODE');
+    const replicas = await startTogether(url, REPLICAS, async () => {
+      await until(
+        () => sql<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"),
+        ([row]) => row!.waiting === REPLICAS,
+        60_000,
+      );
+      await blocker.query('COMMIT');
+      await blocker.end();
+    });
     await expectSetUpOnce(url);
     expect(await stop(replicas)).toEqual(Array(REPLICAS).fill(0));
   }, 180_000);
