@@ -1,35 +1,23 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { PostgresJobRepository } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresJobBackend, setUpPostgresJobStore } from '../../src/jobs/backends/postgres/postgres-job-backend.js';
 import { UNIQUE_JOBS } from '../../src/jobs/unique-jobs.js';
 import { AgendaUsageJobStore, COUNT_USAGE_JOB } from '../../src/jobs/usage-job-store.js';
-import { ADMIN_URL, admin } from '../support/postgres.js';
+import { admin, createTestDatabase, query } from '../support/postgres.js';
 
 const available = await admin('SELECT 1');
-const databases: string[] = [];
+const drops: Array<() => Promise<void>> = [];
 
 async function newDatabase(): Promise<string> {
-  const name = `basewatch_test_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  databases.push(name);
-  return Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
-}
-
-async function sql<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
+  const database = await createTestDatabase();
+  drops.push(database.drop);
+  return database.url;
 }
 
 const jobsPerBase = (url: string) =>
-  sql<{ base: string; jobs: number }>(
+  query<{ base: string; jobs: number }>(
     url,
     `SELECT data->>'usageBaseId' AS base, count(*)::int AS jobs FROM agenda_jobs WHERE name = $1 GROUP BY 1`,
     [COUNT_USAGE_JOB],
@@ -37,7 +25,7 @@ const jobsPerBase = (url: string) =>
 
 describe.skipIf(!available)('one job per base on the PostgreSQL job store', () => {
   afterAll(async () => {
-    for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    for (const drop of drops) await drop();
   });
 
   it('keeps one job per base when two schedulers, each with its own connections, save the same 90 bases at once', async () => {
@@ -69,7 +57,7 @@ describe.skipIf(!available)('one job per base on the PostgreSQL job store', () =
     const earlier = new PostgresJobRepository({ connectionString: url });
     await earlier.connect();
     const insert = (usageBaseId: string, lockedAt: Date | null) =>
-      sql(url, 'INSERT INTO agenda_jobs (name, data, locked_at) VALUES ($1, $2, $3)', [COUNT_USAGE_JOB, { usageBaseId }, lockedAt]);
+      query(url, 'INSERT INTO agenda_jobs (name, data, locked_at) VALUES ($1, $2, $3)', [COUNT_USAGE_JOB, { usageBaseId }, lockedAt]);
     await insert(base, null);
     await insert(base, new Date());
     await insert(base, null);
@@ -77,7 +65,7 @@ describe.skipIf(!available)('one job per base on the PostgreSQL job store', () =
     await earlier.disconnect();
 
     await setUpPostgresJobStore(url, UNIQUE_JOBS);
-    const rows = await sql<{ base: string; locked: boolean }>(
+    const rows = await query<{ base: string; locked: boolean }>(
       url,
       `SELECT data->>'usageBaseId' AS base, locked_at IS NOT NULL AS locked FROM agenda_jobs ORDER BY 1`,
     );

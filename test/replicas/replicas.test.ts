@@ -8,7 +8,7 @@ import { generateApiKey } from '../../src/auth/api-key.js';
 import { allChanges } from '../audit/audit-support.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
-import { ADMIN_URL, admin } from '../support/postgres.js';
+import { ADMIN_URL, admin, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
 import { isWithin, processOfLocalPort, ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
@@ -16,7 +16,6 @@ import { sandboxApi } from '../support/sandbox-api.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { deliveryEnv } from '../webhooks/support/webhook-support.js';
-import pg from 'pg';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -360,13 +359,4 @@ function send(url: string, path: string, headers: Record<string, string>, agent:
   });
 }
 
-async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
+const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => query<T>(databaseUrl, text, values);

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataSourceOptions } from '../../ormconfig.js';
 import { migrations } from '../../src/migrations/index.js';
 import { UNIQUE_JOBS } from '../../src/jobs/unique-jobs.js';
-import { ADMIN_URL, admin } from '../support/postgres.js';
+import { admin, createTestDatabase, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
 import { ROOT, runBuiltServiceToExit, startBuiltService, type FinishedProcess, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
@@ -26,14 +25,13 @@ const REPLICAS = 3;
 const OTHER_KEY = 'YW5vdGhlci1rZXktdGhhbi10aGUtb25lLXRoYXQtc2VhbGVkLXRoZW0';
 
 const prefix = testKeyPrefix('startup');
-const databases: string[] = [];
+const drops: Array<() => Promise<void>> = [];
 const running: ServiceProcess[] = [];
 
 async function newDatabase(): Promise<string> {
-  const name = `basewatch_test_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  databases.push(name);
-  return Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
+  const database = await createTestDatabase();
+  drops.push(database.drop);
+  return database.url;
 }
 
 const replicaEnv = (databaseUrl: string, extra: Record<string, string> = {}) => ({
@@ -65,21 +63,11 @@ async function stop(replicas: ServiceProcess[]): Promise<Array<number | null>> {
   return Promise.all(replicas.map((replica) => replica.exited));
 }
 
-async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 /** Each migration applied once, and Agenda's table with one unique index per unique job. */
 async function expectSetUpOnce(databaseUrl: string): Promise<void> {
-  const applied = await sql<{ name: string }>(databaseUrl, 'SELECT name FROM migrations ORDER BY id');
+  const applied = await query<{ name: string }>(databaseUrl, 'SELECT name FROM migrations ORDER BY id');
   expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
-  const indexes = await sql<{ indexname: string }>(
+  const indexes = await query<{ indexname: string }>(
     databaseUrl,
     "SELECT indexname FROM pg_indexes WHERE tablename = 'agenda_jobs' AND indexname LIKE 'agenda_jobs_unique_%'",
   );
@@ -100,7 +88,7 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
   }, 180_000);
   afterAll(async () => {
     await stop(running.filter((replica) => replica.child.exitCode === null));
-    for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    for (const drop of drops) await drop();
     await dropKeys(prefix);
   }, 120_000);
 
@@ -134,7 +122,7 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     await blocker.query('LOCK TABLE migrations IN ACCESS EXCLUSIVE MODE');
     const replicas = await startTogether(url, REPLICAS, async () => {
       await until(
-        () => sql<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"),
+        () => query<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"),
         ([row]) => row!.waiting === REPLICAS,
         60_000,
       );
@@ -150,7 +138,7 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     expectRefused(await runBuiltServiceToExit(replicaEnv(freshUrl, { SECRET_KEY: OTHER_KEY }), MAIN), /SECRET_KEY does not match/);
     const { SECRET_KEY: _unset, ...withoutKey } = replicaEnv(freshUrl);
     expectRefused(await runBuiltServiceToExit(withoutKey, MAIN), /SECRET_KEY must be set on PostgreSQL/);
-    const stored = await sql<{ fingerprint: string }>(freshUrl, 'SELECT fingerprint FROM deployment_key');
+    const stored = await query<{ fingerprint: string }>(freshUrl, 'SELECT fingerprint FROM deployment_key');
     expect(stored).toHaveLength(1);
     expect(stored[0]!.fingerprint).not.toContain(TEST_SECRET_KEY);
     expect(await stop(replicas)).toEqual([0]);
