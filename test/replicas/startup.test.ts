@@ -90,6 +90,7 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     await stop(running.filter((replica) => replica.child.exitCode === null));
     for (const drop of drops) await drop();
     await dropKeys(prefix);
+    rmSync(BUILD, { recursive: true, force: true });
   }, 120_000);
 
   let freshUrl: string;
@@ -114,8 +115,8 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     await earlierJobs.connect();
     await earlierJobs.disconnect();
 
-    // Lined up: until all three wait for a lock (the table's, or one's the others' start-up lock), nobody reads
-    // which migrations are applied; then all go at once.
+    // Lined up: the migrations table stays locked until all three wait for a lock (that table's, or the start-up
+    // lock one of them holds), so none reads which migrations are applied before the others start; then all go.
     const blocker = new pg.Client({ connectionString: url });
     await blocker.connect();
     await blocker.query('BEGIN');
