@@ -246,11 +246,12 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s).
+    // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s); an ingestion it was
+    // running (the watch's one job) goes on once the job's lock lifetime (60 s) has passed.
     await until(
       async () => new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
       (distinct) => distinct >= values.length,
-      60_000,
+      120_000,
     );
     const deliveries = receiver.received.filter((request) => request.path === '/killed');
     const firstOfEach = new Map<unknown, (typeof deliveries)[number]>();
@@ -269,7 +270,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     receiver.answer = () => ({ status: 200 });
     replicas[killed] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
     http[killed] = createHttp(replicas[killed]!.url, apiKey);
-  }, 120_000);
+  }, 200_000);
 
   it('loses no request while each replica in turn is stopped (SIGTERM) and started again behind a balancer', async () => {
     const balancer = new TestBalancer(() => replicas.map((replica) => replica.url));
