@@ -10,7 +10,8 @@ import type { Config } from './config.js';
 import { openDatabase } from './database.js';
 import { safeError, type Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
-import { createScheduler, type Scheduler } from './jobs/agenda.js';
+import { createScheduler, prepareJobStore, type Scheduler } from './jobs/agenda.js';
+import { checkKeyFingerprint } from './key-fingerprint.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
@@ -80,7 +81,14 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let apiCallLedger: ApiCallLedgerService | undefined;
   try {
     const secretKey = loadSecretKey(config, logger);
-    dataSource = await openDatabase(config.database);
+    dataSource = await openDatabase(config.database, {
+      logger,
+      // Under the start-up lock, with the migrations: one deployment, one key; the job store's schema made once.
+      setUp: async (db) => {
+        await checkKeyFingerprint(db, secretKey);
+        await prepareJobStore(config);
+      },
+    });
     shared = await openSharedState(config, logger, options.cluster);
     const worker = options.cluster?.role === 'worker';
     const remoteSandbox = worker && config.upstream.mode === 'sandbox' ? `${options.cluster!.ownerUrl}/sandbox/airtable` : undefined;

@@ -11,7 +11,7 @@ import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
 import { ADMIN_URL, admin } from '../support/postgres.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
@@ -103,7 +103,7 @@ describe.skipIf(!(await admin('SELECT 1')))('a second process on PostgreSQL with
   });
 
   it('is refused with a message that says to set REDIS_URL', async () => {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url(), LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url(), SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
     await expect(startServer(config, createLogger('silent'))).rejects.toThrow(/already runs on this PostgreSQL database without Redis.*REDIS_URL/s);
   });
 });
