@@ -1,7 +1,9 @@
 import express, { type Express } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import type { Store } from 'express-rate-limit';
 import { authenticate } from './auth/authenticate.js';
 import { requireCsrfToken } from './auth/csrf.js';
+import { RequestBudget } from './auth/request-budget.js';
+import { secureCookies } from './auth/session-cookie.js';
 import type { Config } from './config.js';
 import { AppError, notFound } from './errors.js';
 import type { Logger } from './logger.js';
@@ -56,8 +58,10 @@ export interface AppDeps {
   agenda?: Agenda;
   /** /graphql and its IDE, behind the same key check and budget as REST. */
   graphql?: GraphqlGateway;
-  /** Where request limits (each key's budget, sign-in failures) are kept, per prefix; none: this process's memory (shared-state.ts). */
+  /** Where request limits (sign-in failures, and the budget when none is given) are kept, per prefix; none: this process's memory (shared-state.ts). */
   limitStore?: (prefix: string) => Store | undefined;
+  /** Each account's request budget, shared with the subscription socket; made from `limitStore` when absent. */
+  budget?: RequestBudget;
   /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
   metrics: Metrics;
   /** What /metrics answers; this process's registry unless a cluster's primary sums them (cluster/metrics.ts). */
@@ -67,7 +71,7 @@ export interface AppDeps {
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, limitStore }: AppDeps): Express {
+export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, limitStore, budget }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.
@@ -95,27 +99,10 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createNotificationRouter(services));
   if (graphql) app.use(leanJsonBody('/graphql', JSON_BODY_LIMIT_BYTES));
   app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: requireUtf8 }));
-  const secureCookie = config.publicUrl?.startsWith('https:') ?? false;
+  const secureCookie = secureCookies(config.publicUrl);
   app.use(authenticate(services.accounts, services.sessions, secureCookie));
   app.use(requireCsrfToken());
-  app.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: config.apiRateLimitPerMinute,
-      store: limitStore?.('budget:'),
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      skip: (_req, res) => !res.locals.apiKeyId && !res.locals.sessionId,
-      keyGenerator: (_req, res) => res.locals.apiKeyId ?? `session:${res.locals.sessionId}`,
-      handler: (_req, res, _next, options) =>
-        renderError(
-          new AppError('rate_limited', 'Too many requests for this API key', {
-            retryAfterSeconds: Math.ceil(options.windowMs / 1000),
-          }),
-          res,
-        ),
-    }),
-  );
+  app.use((budget ?? new RequestBudget(config.apiRateLimitPerMinute, limitStore?.('budget:'))).middleware);
 
   // The busiest first: every router a request passes costs its path matching.
   if (graphql) app.use(graphql.router);
@@ -125,8 +112,8 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createMonitoringRouter(services));
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
-  app.use(createOAuthReturnRouter(services));
-  app.use(createConnectionRouter(services));
+  app.use(createOAuthReturnRouter(services, secureCookie));
+  app.use(createConnectionRouter(services, secureCookie));
   app.use(createAuthRouter(services, secureCookie, limitStore));
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());

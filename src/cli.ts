@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
 import { AppError } from './errors.js';
+import { checkKeyFingerprint } from './key-fingerprint.js';
 import { createLogger } from './logger.js';
 import { toConnectionResponse } from './rest/connection.mappers.js';
 import { loadSecretKey } from './secret-key.js';
@@ -83,18 +84,18 @@ async function run(argv: string[]): Promise<Output> {
       }
       case 'connection show': {
         const account = await accounts.require(required(values.account, '--account'));
-        const connection = await connections().get(account.id);
+        const connection = await (await connections()).get(account.id);
         const json = connection && toConnectionResponse(connection);
         return { json: { connection: json }, text: json ? connectionText(json) : 'no upstream connection' };
       }
       case 'connection set-token': {
         const account = await accounts.require(required(values.account, '--account'));
-        const connection = toConnectionResponse(await connections().setToken(account.id, required(values.token, '--token')));
+        const connection = toConnectionResponse(await (await connections()).setToken(account.id, required(values.token, '--token')));
         return { json: { connection }, text: connectionText(connection) };
       }
       case 'connection remove': {
         const account = await accounts.require(required(values.account, '--account'));
-        await connections().remove(account.id);
+        await (await connections()).remove(account.id);
         return { json: { removed: true }, text: `upstream connection of ${account.id} removed` };
       }
       case 'user create': {
@@ -123,12 +124,17 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-/** The same service as the server's, with a client that reaches the configured upstream (the sandbox through the server). */
-function connectionService(config: Config, dataSource: DataSource): ConnectionService {
+/**
+ * The same service as the server's, with a client that reaches the configured upstream (the sandbox through the
+ * server), and the deployment's key (checked as the server checks it).
+ */
+async function connectionService(config: Config, dataSource: DataSource): Promise<ConnectionService> {
   const logger = createLogger('silent');
+  const secretKey = loadSecretKey(config, logger);
+  await checkKeyFingerprint(dataSource, secretKey);
   const baseUrl = config.upstream.apiUrl ?? `http://127.0.0.1:${config.port}/sandbox/airtable`;
   const clientFor = (token: string | TokenSource) => new UpstreamClient({ baseUrl, token, maxRetries: 1, timeoutMs: 10_000 });
-  return new ConnectionService(dataSource, new SecretBox(loadSecretKey(config, logger)), clientFor, logger);
+  return new ConnectionService(dataSource, new SecretBox(secretKey), clientFor, logger);
 }
 
 const connectionText = (c: ReturnType<typeof toConnectionResponse>) =>

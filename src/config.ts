@@ -180,6 +180,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
+  GRAPHQL_MAX_SOCKETS_PER_ACCOUNT: integer(1, 10_000, 20),
   CORS_ORIGINS: corsOrigins,
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
 });
@@ -253,6 +254,8 @@ export interface Config {
     introspection: 'key' | 'public' | 'off';
     /** Memory for rendered query responses reused while the SQLite database is unchanged; 0 turns reuse off. */
     responseCacheMb: number;
+    /** Subscription sockets one account may hold open on this process; the next is closed with 4429. */
+    maxSocketsPerAccount: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiRateLimitPerMinute: number;
@@ -358,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       introspection: e.GRAPHQL_INTROSPECTION,
       responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB,
+      maxSocketsPerAccount: e.GRAPHQL_MAX_SOCKETS_PER_ACCOUNT,
     },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,

@@ -24,13 +24,18 @@ async function main(): Promise<void> {
   await runSingle(config, logger);
 }
 
-/** Stops on SIGTERM/SIGINT (one that arrives while starting stops the service once it is up), then exits. */
-function stopOnSignals(logger: Logger, stopper: () => { stop(): Promise<void> } | undefined): () => void {
-  let stopSignal: string | undefined;
+/**
+ * Stops on SIGTERM/SIGINT, then exits. One that arrives while starting ends the process at once (exit 1): the start
+ * may be waiting on something that does not answer (Redis, another process's migrations), and anything it left
+ * half-done is safe to drop (migrations run in transactions; locks go with the connections).
+ */
+function stopOnSignals(logger: Logger, stopper: () => { stop(): Promise<void> } | undefined): void {
   const stop = (signal: string) => {
-    stopSignal ??= signal;
     const running = stopper();
-    if (!running) return;
+    if (!running) {
+      logger.warn({ signal }, 'stopped while starting');
+      process.exit(1);
+    }
     logger.info({ signal }, 'shutting down');
     running.stop().then(
       () => {
@@ -45,35 +50,37 @@ function stopOnSignals(logger: Logger, stopper: () => { stop(): Promise<void> } 
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  return () => {
-    if (stopSignal) stop(stopSignal);
-  };
 }
 
 async function runSingle(config: Config, logger: Logger): Promise<void> {
   let running: RunningServer | undefined;
-  const started = stopOnSignals(logger, () => running && { stop: () => running!.close() });
+  stopOnSignals(logger, () => running && { stop: () => running!.close() });
   running = await startServer(config, logger);
   logger.info({ url: running.url, upstream: config.upstream.mode, database: config.database.type }, 'basewatch is listening');
   process.stdout.write(accessBanner(running.url, running.access, config.upstream.mode === 'sandbox' ? config.sandbox.token : undefined));
-  started();
 }
 
 async function runClusterPrimary(config: Config, logger: Logger): Promise<void> {
   let primary: { stop(): Promise<void> } | undefined;
-  const started = stopOnSignals(logger, () => primary);
+  stopOnSignals(logger, () => primary);
   primary = await runPrimary(config, logger);
-  started();
 }
 
 async function runClusterWorker(config: Config, logger: Logger): Promise<void> {
   let running: RunningServer | undefined;
-  const started = stopOnSignals(logger, () => running && { stop: () => running!.close() });
+  stopOnSignals(logger, () => running && { stop: () => running!.close() });
   // Without its primary a worker has no sandbox, jobs or shared state: it stops as on SIGTERM.
   process.once('disconnect', () => process.emit('SIGTERM'));
   running = await runWorker(config, logger);
-  started();
 }
+
+/** What a library lets escape ends the process as Node would (exit 1), with one line instead of a stack trace. */
+function exitOnEscapedError(error: unknown): void {
+  process.stderr.write(`basewatch stopped on an unexpected error: ${safeError(error).message}\n`);
+  process.exit(1);
+}
+process.on('unhandledRejection', exitOnEscapedError);
+process.on('uncaughtException', exitOnEscapedError);
 
 main().catch((error: unknown) => {
   process.stderr.write(`basewatch failed to start: ${safeError(error).message}\n`);

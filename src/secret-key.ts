@@ -6,10 +6,12 @@ import type { Logger } from './logger.js';
 
 /**
  * The key that encrypts secrets at rest: SECRET_KEY, or one generated into the data folder on first start
- * (with a warning, since losing that file makes the stored secrets unreadable).
+ * (with a warning, since losing that file makes the stored secrets unreadable). Not on PostgreSQL: replicas on
+ * several hosts would each generate their own.
  */
 export function loadSecretKey(config: Config, logger: Logger): Buffer {
   if (config.secretKey) return decodeKey(config.secretKey);
+  if (config.database.type === 'postgres') throw new Error(SECRET_KEY_REQUIRED);
   const path = join(config.dataDir, 'secret.key');
   if (existsSync(path)) return decodeKey(readFileSync(path, 'utf8').trim());
   mkdirSync(config.dataDir, { recursive: true });
@@ -18,6 +20,11 @@ export function loadSecretKey(config: Config, logger: Logger): Buffer {
   logger.warn({ path }, 'SECRET_KEY is unset: generated one into the data folder; back it up or set SECRET_KEY');
   return decodeKey(key);
 }
+
+const SECRET_KEY_REQUIRED =
+  'SECRET_KEY must be set on PostgreSQL: every process of the deployment seals and opens secrets with that one key, ' +
+  'and a key generated into each process’s data folder would differ between hosts. If this deployment ran with a ' +
+  'generated key, set SECRET_KEY to the contents of that data/secret.key. See README, "Running several replicas".';
 
 function decodeKey(text: string): Buffer {
   const key = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');

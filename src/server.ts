@@ -4,12 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app.js';
+import { RequestBudget } from './auth/request-budget.js';
 import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
 import { openDatabase } from './database.js';
 import { safeError, type Logger } from './logger.js';
 import { loadSecretKey } from './secret-key.js';
-import { createScheduler, type Scheduler } from './jobs/agenda.js';
+import { createScheduler, prepareJobStore, type Scheduler } from './jobs/agenda.js';
+import { checkKeyFingerprint } from './key-fingerprint.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
@@ -79,7 +81,14 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let apiCallLedger: ApiCallLedgerService | undefined;
   try {
     const secretKey = loadSecretKey(config, logger);
-    dataSource = await openDatabase(config.database);
+    dataSource = await openDatabase(config.database, {
+      logger,
+      // Under the start-up lock, with the migrations: one deployment, one key; the job store's schema made once.
+      setUp: async (db) => {
+        await checkKeyFingerprint(db, secretKey);
+        await prepareJobStore(config);
+      },
+    });
     shared = await openSharedState(config, logger, options.cluster);
     const worker = options.cluster?.role === 'worker';
     const remoteSandbox = worker && config.upstream.mode === 'sandbox' ? `${options.cluster!.ownerUrl}/sandbox/airtable` : undefined;
@@ -146,7 +155,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
     // A worker plans jobs (they are rows of the shared store); its primary runs them.
     const schedulerConfig = worker ? { ...config, jobs: { ...config.jobs, run: false } } : config;
     scheduler = await createScheduler(schedulerConfig, dataSource, services, logger, metrics);
-    graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay });
+    // One budget per account for HTTP and the subscription socket alike.
+    const budget = new RequestBudget(config.apiRateLimitPerMinute, shared.limitStore('budget:'));
+    graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay, budget });
     const gateway = graphql;
     let shuttingDown = false;
     /** Out of rotation (/readyz 503) and closing each connection after its answer, but still serving. */
@@ -167,6 +178,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       metrics,
       gatherMetrics,
       limitStore: (prefix) => state.limitStore(prefix),
+      budget,
       readiness: {
         check: async () => {
           if (draining || shuttingDown || !db.isInitialized) return false;

@@ -6,7 +6,7 @@ import { localEventRelay, redisEventRelay, type EventRelay } from './graphql/eve
 import type { Logger } from './logger.js';
 import { openRedis, redisAnswers } from './redis.js';
 import type { EventHub } from './resolvers/support/event-hub.js';
-import { claimSoleReplica, type SoleReplicaClaim } from './sole-replica.js';
+import { claimReplicaMode } from './sole-replica.js';
 import { processLimiter, type UpstreamLimiter } from './upstream/limiter.js';
 import { RedisUpstreamLimiter } from './upstream/redis-limiter.js';
 import { primaryEventRelay, workerEventRelay } from './cluster/events.js';
@@ -16,9 +16,10 @@ import { ClusterMemoryStorePrimary, ClusterMemoryStoreWorker } from '@express-ra
 
 /**
  * What replicas must agree on beyond the database: the platform's budgets (per base, per user, the lock-out after a
- * 429), each API key's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
+ * 429), each account's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
  * any number of processes share it; without, it lives in this process (or, under WEB_CONCURRENCY, in the cluster's
- * primary for its workers), which must then be the only one on its database (a second is refused on PostgreSQL).
+ * primary for its workers), which must then be the only one on its database. On PostgreSQL a second process without
+ * Redis is refused, and so is one that mixes modes with those running (sole-replica.ts).
  */
 export interface SharedState {
   upstreamLimiter: UpstreamLimiter;
@@ -34,6 +35,11 @@ export interface SharedState {
 export type ClusterRole = { role: 'primary'; channel: PrimaryChannel } | { role: 'worker'; channel: WorkerChannel };
 
 export async function openSharedState(config: Config, logger: Logger, cluster?: ClusterRole): Promise<SharedState> {
+  // The primary's claim covers its workers: the mode is the host's.
+  const claim =
+    config.database.type === 'postgres' && cluster?.role !== 'worker'
+      ? await claimReplicaMode(config.database.url, config.redis !== undefined)
+      : undefined;
   if (!config.redis && cluster?.role === 'worker') {
     // Within one host the primary keeps it all for its workers.
     const { channel } = cluster;
@@ -46,8 +52,6 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
     };
   }
   if (!config.redis) {
-    // The primary's claim covers its workers: the lock is the host's.
-    const claim: SoleReplicaClaim | undefined = config.database.type === 'postgres' ? await claimSoleReplica(config.database.url) : undefined;
     if (cluster?.role === 'primary') {
       const { channel } = cluster;
       serveLimiter(channel, processLimiter);
@@ -97,6 +101,7 @@ export async function openSharedState(config: Config, logger: Logger, cluster?: 
     close: async () => {
       for (const subscriber of subscribers) subscriber.disconnect();
       await redis.quit().catch(() => redis.disconnect());
+      await claim?.release();
     },
   };
 }

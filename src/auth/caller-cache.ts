@@ -10,10 +10,10 @@ export const API_KEY_CACHE_TTL_MS = 5_000;
 const MAX_CACHED_KEYS = 10_000;
 
 /**
- * Callers by the SHA-256 of their key, for API_KEY_CACHE_TTL_MS. A lookup that started before a revocation in this
- * process is not cached when it ends: it may have read the key before it was revoked.
+ * Callers by the SHA-256 of their key, for API_KEY_CACHE_TTL_MS. A lookup that started before a revocation or an
+ * account change in this process is not cached when it ends: it may have read the key or the account before.
  */
-export class CallerCache<Caller extends { keyId: string }> {
+export class CallerCache<Caller extends { keyId: string; account: { id: string } }> {
   private readonly entries: LRUCache<string, Caller>;
   private revocations = 0;
 
@@ -35,5 +35,11 @@ export class CallerCache<Caller extends { keyId: string }> {
   revoke(keyHash: string): void {
     this.revocations++;
     this.entries.delete(keyHash);
+  }
+
+  /** Forgets every key of the account; call it once a change to the account (its name) is written. */
+  forgetAccount(accountId: string): void {
+    this.revocations++;
+    for (const [keyHash, caller] of this.entries.entries()) if (caller.account.id === accountId) this.entries.delete(keyHash);
   }
 }

@@ -10,17 +10,23 @@ export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
  * HTTP request: an express one, or a WebSocket's upgrade request (src/graphql/subscriptions.ts).
  */
 export function readSessionCookie(req: Pick<IncomingMessage, 'headers'>): string | undefined {
+  const value = readCookie(req, SESSION_COOKIE);
+  return value !== undefined && TOKEN_PATTERN.test(value) ? value : undefined;
+}
+
+/** The first cookie of this name in the Cookie header, as sent (our cookies' values need no decoding). */
+export function readCookie(req: Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return TOKEN_PATTERN.test(value) ? value : undefined;
-    }
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
+
+/** Cookies are Secure when the app's public address is https (see cookieOptions). */
+export const secureCookies = (publicUrl: string | undefined): boolean => publicUrl?.startsWith('https:') ?? false;
 
 /**
  * HttpOnly, SameSite=Lax, Path=/; Secure when PUBLIC_URL is https. The app does not trust proxies, so

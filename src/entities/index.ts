@@ -3,6 +3,7 @@ import { ApiKey } from './api-key.entity.js';
 import { ChangeEntry } from './change-entry.entity.js';
 import { ChangeEntryField } from './change-entry-field.entity.js';
 import { ChangeOutbox } from './change-outbox.entity.js';
+import { DeploymentKey } from './deployment-key.entity.js';
 import { MonitoringConfig } from './monitoring-config.entity.js';
 import { OAuthState } from './oauth-state.entity.js';
 import { SetPasswordToken } from './set-password-token.entity.js';
@@ -23,6 +24,7 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
 export { OAuthState, UpstreamApiCall, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
 export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
+export { DeploymentKey };
 export type { UsageMetric } from './usage-alert.entity.js';
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
@@ -39,6 +41,7 @@ export const entities = [
   ChangeEntry,
   ChangeEntryField,
   ChangeOutbox,
+  DeploymentKey,
   MonitoringConfig,
   OAuthState,
   SetPasswordToken,

@@ -3,6 +3,9 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { setOAuthBrowserCookie } from '../auth/oauth-browser-cookie.js';
+import type { RequestBudget } from '../auth/request-budget.js';
+import { secureCookies } from '../auth/session-cookie.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createContext, type GraphqlContext } from '../resolvers/context.js';
@@ -25,6 +28,7 @@ import { limitsPlugin } from './limits.js';
 import { PreparedQueries } from './prepared-queries.js';
 import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
+import { subscriptionOverHttpPlugin } from './subscription-over-http.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
 
 export interface GraphqlGateway {
@@ -44,10 +48,12 @@ interface GatewayDeps {
   logger: Logger;
   /** How the services' events reach subscribers: this process's hub, or every replica's (shared-state.ts). */
   eventRelay?: (hub: EventHub) => Promise<EventRelay>;
+  /** Each account's request budget, which the socket's operations spend too. */
+  budget: RequestBudget;
 }
 
 /** GraphQL over the same services as REST (CONTRACT §6). */
-export async function createGraphqlGateway({ config, services, logger, eventRelay = async (hub) => localEventRelay(hub) }: GatewayDeps): Promise<GraphqlGateway> {
+export async function createGraphqlGateway({ config, services, logger, eventRelay = async (hub) => localEventRelay(hub), budget }: GatewayDeps): Promise<GraphqlGateway> {
   const events = new EventHub();
   const relay = await eventRelay(events);
   const stopFeeding = services.snapshots.onRecorded((event) => relay.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
@@ -76,6 +82,7 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     formatError: format,
     logger: logger.child({ component: 'graphql' }),
     plugins: [
+      subscriptionOverHttpPlugin(),
       limitsPlugin(limits),
       landingPageWithOfflineIde({ embed: true, includeCookies: false }),
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of
@@ -95,7 +102,10 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     bodyForApollo,
     graphqlHttpHandler({
       apollo,
-      createContext: (res) => createContext(services, events, res.locals.account),
+      createContext: (res) =>
+        Object.assign(createContext(services, events, res.locals.account), {
+          bindOAuthBrowser: (binding: string) => setOAuthBrowserCookie(res, binding, secureCookies(config.publicUrl)),
+        }),
       cache: responseCache(config, services),
       guard: new DocumentGuard(config.graphql.document),
       fastPath,
@@ -118,6 +128,8 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
         format,
         publicUrl: config.publicUrl,
         corsOrigins: config.corsOrigins,
+        budget,
+        maxSocketsPerAccount: config.graphql.maxSocketsPerAccount,
       });
     },
     stop: async () => {

@@ -1,8 +1,10 @@
 import { HeaderMap, type ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { Request, Response } from 'express';
+import type { GraphQLError } from 'graphql';
 import type { GraphqlContext } from '../resolvers/context.js';
 import type { DocumentGuard } from './document-bounds.js';
 import { Splices } from './execution/splices.js';
+import { parameterNestingError } from './input-nesting.js';
 import type { GraphqlFastPath } from './fast-path.js';
 import type { GraphqlResponseCache } from './response-cache.js';
 
@@ -36,6 +38,10 @@ interface HandlerDeps {
  */
 export function graphqlHttpHandler({ apollo, createContext, cache, guard, fastPath }: HandlerDeps) {
   return async (req: Request, res: Response) => {
+    const search = new URL(req.url, 'http://localhost').search;
+    // Before anything below (the cache key, the fast path, Apollo, the limits) walks the values recursively.
+    const tooDeep = parameterNestingError(req.method === 'GET' ? jsonParametersOf(search) : req.body);
+    if (tooDeep) return refuse(res, tooDeep);
     const accountId = (res.locals.account as { id: string } | undefined)?.id;
     const key = cache && accountId ? cache.keyOf(req, accountId) : null;
     const version = cache && key ? cache.version() : null;
@@ -50,10 +56,9 @@ export function graphqlHttpHandler({ apollo, createContext, cache, guard, fastPa
       return sendChunks(res, 200, fast.contentType, fast.chunks);
     }
 
-    const search = new URL(req.url, 'http://localhost').search;
-    const query = queryTextOf(req, search);
-    const refusal = query === undefined ? undefined : guard.refusal(query);
-    if (refusal) return void res.status(400).json({ errors: [{ message: refusal.message, extensions: { code: 'invalid_request' } }] });
+    const { query, operationName } = textParametersOf(req, search);
+    const refusal = query === undefined ? undefined : guard.refusal(query, operationName);
+    if (refusal) return refuse(res, refusal);
 
     let context: GraphqlContext | undefined;
     const response = await apollo.executeHTTPGraphQLRequest({
@@ -105,11 +110,34 @@ function sendChunks(res: Response, status: number, contentType: string | undefin
   res.end();
 }
 
-/** The query text as Apollo will read it: the JSON body's `query` on POST, the `query` parameter on GET. */
-function queryTextOf(req: Request, search: string): string | undefined {
-  const query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
-  return typeof query === 'string' ? query : undefined;
+/** The query text and operation name as Apollo will read them: the JSON body's on POST, the parameters on GET. */
+function textParametersOf(req: Request, search: string): { query?: string; operationName?: string } {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  if (req.method === 'GET') {
+    const parameters = new URLSearchParams(search);
+    return { query: text(parameters.get('query')), operationName: text(parameters.get('operationName')) };
+  }
+  const body = req.body as { query?: unknown; operationName?: unknown } | undefined;
+  return { query: text(body?.query), operationName: text(body?.operationName) };
 }
+
+/** A GET's `variables` and `extensions` parameters, parsed (what does not parse is Apollo's to refuse). */
+function jsonParametersOf(search: string): Record<string, unknown> {
+  const parameters = new URLSearchParams(search);
+  const parsed: Record<string, unknown> = {};
+  for (const name of ['variables', 'extensions']) {
+    const text = parameters.get(name);
+    if (!text) continue;
+    try {
+      parsed[name] = JSON.parse(text);
+    } catch {
+      // Left to Apollo.
+    }
+  }
+  return parsed;
+}
+
+const refuse = (res: Response, error: GraphQLError) => void res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'invalid_request' } }] });
 
 function headersOf(req: Request): HeaderMap {
   const headers = new HeaderMap();

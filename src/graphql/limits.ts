@@ -2,11 +2,12 @@ import { createRequire } from 'node:module';
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
+  getOperationAST,
+  getVariableValues,
   Kind,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type * as QueryComplexity from 'graphql-query-complexity/cjs';
@@ -53,15 +54,18 @@ export function checkLimits(operation: OperationToCheck, limits: OperationLimits
 }
 
 function measureLimits({ schema, document, variables, operationName }: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
-  const operation = selectOperation(document, operationName);
+  // No operation to run (a name the document lacks, several and none named) or variables that do not fit their
+  // definitions: graphql-js refuses to run it, with its own messages and locations, before anything executes.
+  const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const fragments = new Map(
     document.definitions
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
       .map((d) => [d.name.value, d]),
   );
-  const depth = depthOf(operation.selectionSet, fragments, new Set());
+  const depth = depthOf(operation.selectionSet, { fragments, depths: new Map(), visiting: new Set() });
   if (depth > limits.maxDepth) return limitError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`);
+  if (getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 }).errors) return undefined;
   let cost: number;
   try {
     cost = getComplexity({
@@ -95,30 +99,40 @@ export function limitsPlugin(limits: OperationLimits): ApolloServerPlugin {
   };
 }
 
-function selectOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  return operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+interface DepthScope {
+  fragments: Map<string, FragmentDefinitionNode>;
+  /** Each fragment's depth, measured once however often it is spread: walking it per spread is exponential. */
+  depths: Map<string, number>;
+  /** Fragments being measured (validation refuses cycles; this keeps the walk finite regardless). */
+  visiting: Set<string>;
 }
 
-function depthOf(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>): number {
+function depthOf(selectionSet: SelectionSetNode, scope: DepthScope): number {
   let deepest = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       if (selection.name.value.startsWith('__')) continue;
-      const below = selection.selectionSet ? depthOf(selection.selectionSet, fragments, visiting) : 0;
+      const below = selection.selectionSet ? depthOf(selection.selectionSet, scope) : 0;
       deepest = Math.max(deepest, 1 + below);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, visiting));
+      deepest = Math.max(deepest, depthOf(selection.selectionSet, scope));
     } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || visiting.has(name)) continue;
-      visiting.add(name);
-      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, visiting));
-      visiting.delete(name);
+      deepest = Math.max(deepest, fragmentDepth(selection.name.value, scope));
     }
   }
   return deepest;
+}
+
+function fragmentDepth(name: string, scope: DepthScope): number {
+  const known = scope.depths.get(name);
+  if (known !== undefined) return known;
+  const fragment = scope.fragments.get(name);
+  if (!fragment || scope.visiting.has(name)) return 0;
+  scope.visiting.add(name);
+  const depth = depthOf(fragment.selectionSet, scope);
+  scope.visiting.delete(name);
+  scope.depths.set(name, depth);
+  return depth;
 }
 
 const limitError = (message: string) =>

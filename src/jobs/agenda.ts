@@ -1,6 +1,5 @@
 import { Agenda, type AgendaBackend } from 'agenda';
 import { MongoBackend, MongoClient } from '@agendajs/mongo-backend';
-import { PostgresBackend } from '@agendajs/postgres-backend';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -8,9 +7,11 @@ import { safeError } from '../logger.js';
 import { countJobRuns } from '../metrics/job-metrics.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { Services } from '../services.js';
+import { PostgresJobBackend, setUpPostgresJobStore } from './backends/postgres/postgres-job-backend.js';
 import { SqliteBackend } from './backends/sqlite/index.js';
 import { defineAuditJobs } from './audit.jobs.js';
 import { defineCountUsageJob } from './count-usage.job.js';
+import { UNIQUE_JOBS } from './unique-jobs.js';
 import { AgendaUsageJobStore } from './usage-job-store.js';
 import { defineWebhookDeliveryJob } from './webhook-delivery.job.js';
 
@@ -19,7 +20,10 @@ export interface Scheduler {
   backendName: string;
   /** Reconciles the jobs with the rows, then (unless this process only plans jobs) starts running them. */
   start(): Promise<void>;
-  /** Lets running jobs finish up to the deadline, then stops; jobs still running are unlocked for another process. */
+  /**
+   * Lets running jobs finish up to the deadline, then stops. A job still running keeps its lock (Agenda 6.2.6):
+   * another process takes it once its lock lifetime has passed.
+   */
   stop(deadlineMs: number): Promise<void>;
   isReady(): Promise<boolean>;
 }
@@ -87,7 +91,8 @@ export async function createScheduler(
     stop(deadlineMs) {
       stopping ??= (async () => {
         if (started) await Promise.all([agenda.drain(deadlineMs), services.webhookDispatcher.stop(deadlineMs)]);
-        // Unlocks whatever did not finish, for another process to pick up, and closes a connection Agenda owns.
+        // Unlocks nothing after the drain: a job still running, or fetched and not yet started, keeps its lock until
+        // the lock lifetime passes (Agenda 6.2.6), then another process takes it.
         await agenda.stop();
         await close();
       })();
@@ -95,6 +100,14 @@ export async function createScheduler(
     },
     isReady: ping,
   };
+}
+
+/**
+ * The job store's schema, where the store does not make it as a migration (SQLite) or idempotently on connect
+ * (MongoDB's index): Agenda's PostgreSQL tables and our unique indexes. Called under the start-up lock.
+ */
+export async function prepareJobStore(config: Config): Promise<void> {
+  if (!config.mongodbUrl && config.database.type === 'postgres') await setUpPostgresJobStore(config.database.url, UNIQUE_JOBS);
 }
 
 async function openBackend(config: Config, dataSource: DataSource) {
@@ -110,7 +123,8 @@ async function openBackend(config: Config, dataSource: DataSource) {
   }
   if (config.database.type === 'postgres') {
     // The service's own PostgreSQL: jobs in Agenda's table there, woken by LISTEN/NOTIFY instead of polling alone.
-    const backend = new PostgresBackend({ connectionString: config.database.url });
+    const backend = new PostgresJobBackend(config.database.url);
+    await backend.connect();
     // Agenda closes a backend's own pool only when it had been started; an API-only process closes it here.
     const close = () => backend.disconnect().catch(() => undefined);
     return { backend, close, ping: async () => dataSource.isInitialized };

@@ -12,6 +12,7 @@ import { ApiKeyNameAndUse1764700000000 } from './1764700000000-api-key-name-and-
 import { UsageBaseLimits1764800000000 } from './1764800000000-usage-base-limits.js';
 import { UsageInsight1764900000000 } from './1764900000000-usage-insight.js';
 import { UpstreamApiCalls1765000000000 } from './1765000000000-upstream-api-calls.js';
+import { DeploymentKey1765123000000 } from './1765123000000-deployment-key.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   UsageBaseLimits1764800000000,
   UsageInsight1764900000000,
   UpstreamApiCalls1765000000000,
+  DeploymentKey1765123000000,
 ];

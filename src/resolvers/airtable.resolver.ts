@@ -8,13 +8,17 @@ import { AirtableBaseType, AirtableTableType, toAirtableBaseType, toAirtableTabl
 /** Id look-ups in the connected upstream account (REST /airtable/…). */
 @Resolver(() => AirtableBaseType)
 export class AirtableResolver {
-  @Query(() => [AirtableBaseType], { description: 'Bases of the connected upstream account' })
+  // Root fields read from the upstream are nullable: when it fails, the rest of the operation still answers.
+  @Query(() => [AirtableBaseType], { nullable: true, description: 'Bases of the connected upstream account; null (with an error) when the upstream could not be read' })
   async airtableBases(@Ctx() context: GraphqlContext): Promise<AirtableBaseType[]> {
     requireAccount(context);
     return (await context.loaders.airtableBases()).map(toAirtableBaseType);
   }
 
-  @Query(() => [AirtableTableType], { description: 'Tables and fields of an upstream base (upstream id or global id)' })
+  @Query(() => [AirtableTableType], {
+    nullable: true,
+    description: 'Tables and fields of an upstream base (upstream id or global id); null (with an error) when they could not be read',
+  })
   async airtableTables(
     @Arg('baseId', () => ID, { description: 'The upstream base id (app…) or an AirtableBase global id' }) baseId: string,
     @Ctx() context: GraphqlContext,

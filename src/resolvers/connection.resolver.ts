@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { invalidRequest } from '../errors.js';
 import { connectionInput } from '../services/connections/connection.input.js';
 import {
   ConnectAirtableTokenInput,
@@ -22,12 +23,20 @@ export class ConnectionResolver {
     return view && toConnectionType(view);
   }
 
-  @Mutation(() => StartAirtableOAuthPayload, { description: 'Start connecting with OAuth 2.0 + PKCE (REST POST /connection/oauth/start)' })
+  @Mutation(() => StartAirtableOAuthPayload, {
+    description:
+      'Start connecting with OAuth 2.0 + PKCE (REST POST /connection/oauth/start); over HTTP only: the answer sets the cookie the callback checks, so open the URL in the browser that sent this',
+  })
   async startAirtableOAuth(
     @Arg('input', () => StartAirtableOAuthInput, { description: 'Nothing to give but clientMutationId' }) input: StartAirtableOAuthInput,
     @Ctx() context: GraphqlContext,
   ): Promise<StartAirtableOAuthPayload> {
-    const { authorizeUrl } = await context.services.oauthFlow.start(requireAccount(context).id);
+    const bindBrowser = context.bindOAuthBrowser;
+    if (!bindBrowser) {
+      throw invalidRequest('startAirtableOAuth needs HTTP (POST /graphql): its answer gives the calling browser the cookie the OAuth callback checks');
+    }
+    const { authorizeUrl, browserBinding } = await context.services.oauthFlow.start(requireAccount(context).id);
+    bindBrowser(browserBinding);
     return { clientMutationId: input.clientMutationId ?? null, authorizeUrl };
   }
 

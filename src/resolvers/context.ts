@@ -17,6 +17,11 @@ export interface GraphqlContext {
   splices?: Splices;
   /** What decides whether the response may be reused (graphql/response-cache.ts). Shared by Apollo's copies of the context. */
   reuse: ReuseFacts;
+  /**
+   * Over HTTP only: gives the calling browser the binding of the OAuth flow it starts (a cookie on this response).
+   * A socket has no response to carry it.
+   */
+  bindOAuthBrowser?: (browserBinding: string) => void;
 }
 
 export interface ReuseFacts {

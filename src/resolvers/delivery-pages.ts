@@ -49,7 +49,7 @@ export async function deliveryPage(
   const edges = page.deliveries.map((delivery, i) => {
     const isLast = i === page.deliveries.length - 1;
     const position: [string | null, number] = isLast && page.nextCursor ? [page.nextCursor, 0] : [start, i + 1];
-    return { cursor: cursors.encode(position), node: toWebhookDeliveryType(delivery) };
+    return { cursor: cursors.encode(position), node: toWebhookDeliveryType(webhookId, delivery) };
   });
   return {
     edges,

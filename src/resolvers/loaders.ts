@@ -139,7 +139,7 @@ async function visibleByIds<T extends WithBase>(ids: readonly string[], rows: T[
 const windowGroup = ({ filter, limit, end }: ChangeWindowKey) => JSON.stringify([filter, limit, end]);
 
 /** A look-up's result, or null for `not_found`; every other failure stays a failure. */
-async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
+export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   try {
     return await lookup;
   } catch (error) {

@@ -12,10 +12,10 @@ export class CreateMonitoringConfigInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => String, { description: 'The upstream base to log (app…); one the connection cannot see is not_found' })
+  @Field(() => ID, { description: 'The upstream base to log (app…); one the connection cannot see is not_found' })
   baseId: string;
 
-  @Field(() => String, { description: 'The upstream base that holds the Changes table (app…)' })
+  @Field(() => ID, { description: 'The upstream base that holds the Changes table (app…)' })
   monitoringBaseId: string;
 
   @Field(() => String, { nullable: true, description: 'An existing table (tbl…) of the monitoring base to log into (it gets the columns it lacks); default: a new Changes table' })

@@ -1,5 +1,6 @@
 import { isValidDay } from '../services/calendar.js';
 import { requireAccount, type GraphqlContext } from './context.js';
+import { orNull } from './loaders.js';
 import { fromGlobalId } from './relay/global-id.js';
 import type { Node } from './types/node.type.js';
 import { toAccountType } from './types/account.type.js';
@@ -9,7 +10,8 @@ import { toChangeType } from './types/change.type.js';
 import { toMonitoringConfigType } from './types/monitoring-config.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType } from './types/usage-base.type.js';
-import { toWebhookType } from './types/webhook.type.js';
+import { toUsageAlertType } from './types/usage-alert.type.js';
+import { toWebhookDeliveryType, toWebhookType } from './types/webhook.type.js';
 
 type NodeFetcher = (context: GraphqlContext, parts: string[]) => Promise<Node | null>;
 
@@ -20,7 +22,7 @@ type NodeFetcher = (context: GraphqlContext, parts: string[]) => Promise<Node | 
 const fetchers: Record<string, NodeFetcher> = {
   Account: async (context, [id]) => {
     const account = requireAccount(context);
-    return id === account.id ? toAccountType(account) : null;
+    return id === account.id ? toAccountType(await context.services.accounts.require(id)) : null;
   },
   ApiKey: async (context, [id]) => {
     const key = (await context.services.accounts.activeKeys(requireAccount(context).id)).find((k) => k.id === id);
@@ -62,6 +64,16 @@ const fetchers: Record<string, NodeFetcher> = {
   Webhook: async (context, [id]) => {
     const webhook = await context.loaders.webhook.load(id);
     return webhook && toWebhookType(webhook);
+  },
+  // A delivery of an active webhook, as Webhook.deliveries lists them.
+  WebhookDelivery: async (context, [webhookId, id]) => {
+    if (!id || !(await context.loaders.webhook.load(webhookId))) return null;
+    const delivery = await orNull(context.services.webhookDeliveries.get(requireAccount(context).id, webhookId, id));
+    return delivery && toWebhookDeliveryType(webhookId, delivery);
+  },
+  UsageAlert: async (context, [id]) => {
+    const alert = await orNull(context.services.usageAlerts.get(requireAccount(context).id, id));
+    return alert && toUsageAlertType(alert);
   },
 };
 

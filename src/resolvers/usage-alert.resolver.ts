@@ -1,4 +1,4 @@
-import { Args, ArgsType, Ctx, Field, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { invalidRequest, notFound } from '../errors.js';
 import { ALERT_PAGE, AlertPageArgs, alertPage } from './alert-pages.js';
 import type { GraphqlContext } from './context.js';
@@ -10,7 +10,7 @@ import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
 /** Alerts page forward only, newest first, as REST. */
 @ArgsType()
 class UsageAlertArgs extends AlertPageArgs {
-  @Field(() => String, { nullable: true, description: 'Only alerts of this upstream base (upstream id or AirtableBase global id)' })
+  @Field(() => ID, { nullable: true, description: 'Only alerts of this upstream base (upstream id or AirtableBase global id)' })
   baseId?: string | null;
 }
 

@@ -14,7 +14,7 @@ export class CreateUsageBaseInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => String, { description: 'The upstream base id (app…); one the connection cannot see is not_found, one tracked already a conflict' })
+  @Field(() => ID, { description: 'The upstream base id (app…); one the connection cannot see is not_found, one tracked already a conflict' })
   baseId: string;
 
   @Field(() => String, { nullable: true, description: 'Display name, 1–255 characters; default: the base’s name upstream' })

@@ -11,7 +11,7 @@ export class CreateWebhookInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => String, { description: 'The upstream base (app…) whose changes to forward' })
+  @Field(() => ID, { description: 'The upstream base (app…) whose changes to forward' })
   baseId: string;
 
   @Field(() => WebhookEventEnum, { description: 'The one event type to forward' })
@@ -56,7 +56,7 @@ export class RetryWebhookDeliveryInput {
   @Field(() => ID, { description: 'Global id or REST id (webhookId) of the webhook' })
   webhookId: string;
 
-  @Field(() => ID, { description: 'The delivery’s restId (`id` in REST, a UUID)' })
+  @Field(() => ID, { description: 'Global id or restId (`id` in REST, a UUID) of the delivery' })
   deliveryId: string;
 }
 

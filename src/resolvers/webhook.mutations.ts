@@ -3,7 +3,7 @@ import { webhookInput } from '../services/webhooks/webhook.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { restIdToDelete } from './require-owned.js';
 import { accountListEdge } from './relay/account-lists.js';
-import { toGlobalId } from './relay/global-id.js';
+import { fromGlobalId, toGlobalId } from './relay/global-id.js';
 import { toWebhookDeliveryType, toWebhookType } from './types/webhook.type.js';
 import { parseInput } from './validate-input.js';
 import {
@@ -69,7 +69,15 @@ export class WebhookMutations {
   ): Promise<RetryWebhookDeliveryPayload> {
     const account = requireAccount(context);
     const webhook = await requireWebhook(context, input.webhookId);
-    const delivery = await context.services.webhookDeliveries.retry(account.id, webhook.id, input.deliveryId);
-    return { clientMutationId: input.clientMutationId ?? null, delivery: toWebhookDeliveryType(delivery), webhook: toWebhookType(webhook) };
+    const delivery = await context.services.webhookDeliveries.retry(account.id, webhook.id, deliveryRestId(input.deliveryId, webhook.id));
+    return { clientMutationId: input.clientMutationId ?? null, delivery: toWebhookDeliveryType(webhook.id, delivery), webhook: toWebhookType(webhook) };
   }
+}
+
+/** The REST id behind a delivery's global id (of this webhook's log) or its REST id; "" (not found) for any other global id. */
+function deliveryRestId(id: string, webhookId: string): string {
+  const decoded = fromGlobalId(id);
+  if (!decoded) return id;
+  const [ofWebhook, deliveryId] = decoded.parts;
+  return decoded.type === 'WebhookDelivery' && ofWebhook === webhookId && deliveryId ? deliveryId : '';
 }

@@ -1,5 +1,6 @@
 import type { Store } from 'express-rate-limit';
 import { Router, type Request } from 'express';
+import { DeviceCookies } from '../auth/device-cookie.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import { signInLimits } from '../auth/sign-in-limits.js';
 import { unauthorized } from '../errors.js';
@@ -9,15 +10,18 @@ import { authRoutes as spec } from './auth.spec.js';
 import { mount } from './http/route.js';
 
 /** The web application's sign-in: the cookie is set and cleared here, every rule lives in the user services. */
-export function createAuthRouter({ users, sessions }: Services, secureCookie: boolean, limitStore?: (prefix: string) => Store | undefined): Router {
+export function createAuthRouter({ users, sessions, secrets }: Services, secureCookie: boolean, limitStore?: (prefix: string) => Store | undefined): Router {
   const router = Router();
-  const limits = signInLimits(limitStore);
+  const devices = new DeviceCookies(secrets, secureCookie);
+  const limits = signInLimits(devices, limitStore);
+  // Each of these proved the password: the browser is known to the e-mail from now on (sign-in-limits.ts).
   const signedIn = (req: Request, { token, view }: SignedIn) => {
     setSessionCookie(req.res!, token, secureCookie);
+    devices.remember(req.res!, view.user.email);
     return view;
   };
 
-  router.post(spec.signIn.path, limits.perIp, limits.perEmail);
+  router.post(spec.signIn.path, limits.perIp, ...limits.signIn);
   for (const path of [spec.signUp.path, spec.changePassword.path, spec.setPassword.path]) router.post(path, limits.perIp);
 
   mount(router, spec.signUp, async ({ body }, req) => signedIn(req, await users.signUp(body, req.get('user-agent'))));

@@ -1,10 +1,11 @@
 import { Router } from 'express';
+import { clearOAuthBrowserCookie, readOAuthBrowserCookie, setOAuthBrowserCookie } from '../auth/oauth-browser-cookie.js';
 import type { Services } from '../services.js';
 import { toConnectionResponse } from './connection.mappers.js';
 import { connectionRoutes as spec } from './connection.spec.js';
 import { mount } from './http/route.js';
 
-export function createConnectionRouter({ connections, oauthFlow }: Services): Router {
+export function createConnectionRouter({ connections, oauthFlow }: Services, secureCookie: boolean): Router {
   const router = Router();
   mount(router, spec.get, async ({ account }) => {
     const connection = await connections.get(account.id);
@@ -14,9 +15,14 @@ export function createConnectionRouter({ connections, oauthFlow }: Services): Ro
     connection: toConnectionResponse(await connections.setToken(account.id, body.token)),
   }));
   mount(router, spec.remove, async ({ account }) => connections.remove(account.id));
-  mount(router, spec.startOAuth, async ({ account }) => oauthFlow.start(account.id));
-  mount(router, spec.callback, async ({ query }) => ({
-    connection: toConnectionResponse((await oauthFlow.complete(query)).connection),
-  }));
+  mount(router, spec.startOAuth, async ({ account }, req) => {
+    const { authorizeUrl, browserBinding } = await oauthFlow.start(account.id);
+    setOAuthBrowserCookie(req.res!, browserBinding, secureCookie);
+    return { authorizeUrl };
+  });
+  mount(router, spec.callback, async ({ query }, req) => {
+    clearOAuthBrowserCookie(req.res!, secureCookie);
+    return { connection: toConnectionResponse((await oauthFlow.complete(query, readOAuthBrowserCookie(req))).connection) };
+  });
   return router;
 }

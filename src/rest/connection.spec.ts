@@ -66,7 +66,7 @@ export const connectionRoutes = {
     operationId: 'startConnectionOAuth',
     summary: 'Start connecting with OAuth 2.0 + PKCE (extension)',
     description:
-      'Returns the upstream’s authorization URL to open in a browser. Its `state` is bound to this account, single use and valid for 10 minutes; the upstream sends the browser back to `GET /oauth/airtable/callback`. 400 when OAuth is not configured (AIRTABLE_OAUTH_CLIENT_ID).',
+      'Returns the upstream’s authorization URL to open in a browser. Its `state` is bound to this account and to the client that called: the answer sets the `basewatch_oauth` cookie (HttpOnly, SameSite=Lax, sent only to the callback), so open the URL in the browser that made this call (the web application does). Single use, valid for 10 minutes; the upstream sends the browser back to `GET /oauth/airtable/callback`. 400 when OAuth is not configured (AIRTABLE_OAUTH_CLIENT_ID).',
     tag,
     success: { status: 201, description: 'Where to send the browser', schema: z.strictObject({ authorizeUrl: z.string() }) },
     errors: [],
@@ -77,7 +77,7 @@ export const connectionRoutes = {
     operationId: 'completeConnectionOAuth',
     summary: 'The upstream’s redirect at the end of authorization (extension)',
     description:
-      'Authenticated by its single-use `state`, not by a key. Exchanges the code (with the PKCE verifier) and stores the connection of the account that started the flow. A wrong, used or expired state, an `error` from the upstream, or a code the upstream refuses: 400, nothing stored.',
+      'Authenticated by its single-use `state` and the `basewatch_oauth` cookie of the browser that started the flow, not by a key. Exchanges the code (with the PKCE verifier) and stores the connection of the account that started the flow. A missing or other cookie (another browser), a wrong, used or expired state, an `error` from the upstream, or a code the upstream refuses: 400, nothing stored.',
     tag,
     auth: false,
     query: oauthFlowInput.callback,

@@ -24,7 +24,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   408: 'invalid_request: the request took too long to arrive',
   409: 'conflict: a count of this base is running, or the resource exists already; upstream_not_connected: the work needs the account’s upstream connection and it has none, or it needs re-authorisation',
   413: 'payload_too_large: request body over 1 MiB',
-  429: 'rate_limited: the key exceeded its request budget; see Retry-After',
+  429: 'rate_limited: the account (its keys and sessions together) exceeded its request budget; see Retry-After',
   431: 'invalid_request: the request line or headers are too long',
   500: 'internal: unexpected failure',
   502: 'upstream_error: the upstream platform failed or refused after retries',

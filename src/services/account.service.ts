@@ -74,6 +74,8 @@ export class AccountService {
   async rename(accountId: string, name: string): Promise<AccountSummary> {
     await this.requireAccount(accountId);
     await this.accounts.update({ id: accountId }, { name });
+    // Keys of the account that authenticated in this process carry its old name; other processes' in ≤ the cache's TTL.
+    this.callers.forgetAccount(accountId);
     return { id: accountId, name };
   }
 

@@ -164,7 +164,9 @@ describe('OAuth refresh across processes', () => {
       const start = await app.http('POST', '/connection/oauth/start');
       await control('PUT', 'oauth/consent', { userId: user.id, baseIds: [base.id] });
       const callback = new URL((await fetch(start.body.authorizeUrl, { redirect: 'manual' })).headers.get('location')!);
-      expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(200);
+      // The browser that started the flow carries its cookie to the callback.
+      const cookie = start.headers.getSetCookie().find((c) => c.startsWith('basewatch_oauth='))!.split(';')[0]!;
+      expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null, headers: { cookie } })).status).toBe(200);
       const before = await app.running.services.accessTokens.tokenFor(app.accountId);
 
       const second = await startBuiltService({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowser, PASSWORD, uniqueEmail, type Browser } from '../auth/browser.js';
 import { createHttp } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createGraphql } from './support/graphql-client.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -96,5 +97,20 @@ describe('updateAccount', () => {
     expect((await gql(browser, '{ viewer { name } }')).data.viewer.name).toBe('Ops team');
     const empty = await gql(browser, 'mutation { updateAccount(input: { name: "" }) { viewer { name } } }');
     expect(empty.errors?.map((e) => e.extensions?.code)).toEqual(['invalid_request']);
+  });
+
+  it('shows the new name at once to a caller whose key was just used (viewer and node), and to every other key', async () => {
+    const { apiKey, accountId } = await app.newAccount('Before');
+    const { apiKey: secondKey } = await app.running.services.accounts.createKey(accountId);
+    const graphql = createGraphql(app.url, apiKey);
+    const VIEWER = '{ viewer { id name } }';
+    const before = await graphql(VIEWER);
+    expect(before.data.viewer.name).toBe('Before');
+    expect((await createGraphql(app.url, secondKey)(VIEWER)).data.viewer.name).toBe('Before');
+    const renamed = await graphql('mutation { updateAccount(input: { name: "After" }) { viewer { name } } }');
+    expect(renamed.data.updateAccount.viewer.name).toBe('After');
+    expect((await graphql(VIEWER)).data.viewer).toEqual({ id: before.data.viewer.id, name: 'After' });
+    expect((await createGraphql(app.url, secondKey)(VIEWER)).data.viewer.name).toBe('After');
+    expect((await graphql('query($id: ID!) { node(id: $id) { ... on Account { name } } }', { id: before.data.viewer.id })).data.node.name).toBe('After');
   });
 });

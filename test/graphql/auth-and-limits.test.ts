@@ -117,6 +117,18 @@ describe('depth and cost limits', () => {
     expect((await graphql(query, { n: 5 })).errors).toBeUndefined();
   });
 
+  // The report's 705 bytes, 52 spreads: walking a fragment again per spread measured 4^13 selections (5.8 s, ×4 per level).
+  it('measures the depth of a fragment once however often it is spread, and refuses the query at once', { timeout: 5_000 }, async () => {
+    let fragments = '';
+    for (let level = 0; level < 13; level += 1) fragments += `fragment F${level} on Query { ${`...F${level + 1} `.repeat(4)}}\n`;
+    const query = `query Spread { ...F0 }\n${fragments}fragment F13 on Query { viewer { id name } }\n`;
+    expect(Buffer.byteLength(query)).toBeLessThan(1_000);
+    const res = await graphql(query);
+    expect(res.status).toBe(400);
+    expect(codesOf(res)).toEqual(['invalid_request']);
+    expect(res.errors![0].message).toMatch(/^Query refused: Query exceeds the maximum allowed number of nodes/);
+  });
+
   it('runs nothing of a rejected mutation', async () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog);
     let selection = 'id';
@@ -140,6 +152,31 @@ describe('errors', () => {
       from: '2026-02-30',
     });
     expect(codesOf(badVariable)).toEqual(['invalid_request']);
+  });
+
+  it('answers variable and operation-name errors with graphql-js’s own messages and locations, not the cost check’s', async () => {
+    const query = 'query Pages($n: Int!) {\n  usageBases(first: $n) { totalCount }\n}';
+    const wrongType = await graphql(query, { n: 'ten' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.errors).toEqual([
+      {
+        message: 'Variable "$n" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+        locations: [{ line: 1, column: 13 }],
+        extensions: { code: 'invalid_request' },
+      },
+    ]);
+    const missing = await graphql(query, {});
+    expect(missing.errors).toEqual([
+      { message: 'Variable "$n" of required type "Int!" was not provided.', locations: [{ line: 1, column: 13 }], extensions: { code: 'invalid_request' } },
+    ]);
+    // Two operations and no name: graphql-js's message, though the first one's variables are missing too.
+    const two = 'query A($n: Int!) { usageBases(first: $n) { totalCount } } query B { viewer { id } }';
+    const unnamed = await graphql(two);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.errors).toEqual([{ message: 'Must provide operation name if query contains multiple operations.', extensions: { code: 'invalid_request' } }]);
+    const unknown = await graphql(two, { n: 1 }, { operationName: 'C' });
+    expect(unknown.errors).toEqual([{ message: 'Unknown operation named "C".', extensions: { code: 'invalid_request' } }]);
+    expect((await graphql(two, undefined, { operationName: 'B' })).data).toEqual({ viewer: { id: expect.any(String) } });
   });
 
   it('masks unknown failures as internal, logging them without stack or SQL in the answer', async () => {

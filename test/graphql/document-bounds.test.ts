@@ -58,6 +58,54 @@ describe('document bounds (checked before validation)', () => {
   });
 });
 
+describe('input nesting (checked before anything recurses over it)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Bounds opened wide, so that only the nesting bound stands between the text and the parser.
+    app = await startTestApp({ GRAPHQL_MAX_QUERY_BYTES: '1048576', GRAPHQL_MAX_TOKENS: '1000000' });
+  });
+  afterAll(() => app.close());
+
+  /** Lists nested `depth` deep around 1, written out (JSON.stringify itself overflows the stack on such values). */
+  const nestedList = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+  const VARIABLES_TOO_DEEP = 'Variables and extensions nest lists and objects more than 32 levels deep; at most 32 are allowed';
+
+  async function send(init: RequestInit & { search?: string }) {
+    const res = await fetch(`${app.url}/graphql${init.search ?? ''}`, {
+      ...init,
+      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', 'apollo-require-preflight': 'true', ...init.headers },
+    });
+    return { status: res.status, body: (await res.json()) as { errors: Array<{ message: string }> } };
+  }
+  const refusal = (message: string) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'invalid_request' } }] } });
+
+  it('refuses variables nested 10,000 lists deep (POST) as invalid_request, not a 500', async () => {
+    const body = `{"query":"query($n: Int) { usageBases(first: $n) { totalCount } }","variables":{"n":${nestedList(10_000)}}}`;
+    expect(await send({ method: 'POST', body })).toEqual(refusal(VARIABLES_TOO_DEEP));
+    const extensions = `{"query":"{ viewer { id } }","extensions":{"x":${nestedList(10_000)}}}`;
+    expect(await send({ method: 'POST', body: extensions })).toEqual(refusal(VARIABLES_TOO_DEEP));
+  });
+
+  it('refuses deep variables on GET too, and takes them up to the bound', async () => {
+    const query = encodeURIComponent('query($b: Boolean!) { viewer @include(if: $b) { id } }');
+    const deep = `{"b":${nestedList(2_000)}}`;
+    expect(await send({ method: 'GET', search: `?query=${query}&variables=${encodeURIComponent(deep)}`, headers: { 'content-type': '' } })).toEqual(refusal(VARIABLES_TOO_DEEP));
+    // `variables` is the first level: a value 31 deep inside it is at the bound, and reaches graphql-js's coercion.
+    const atBound = await send({ method: 'GET', search: `?query=${query}&variables=${encodeURIComponent(`{"b":${nestedList(31)}}`)}` });
+    expect(atBound.status).toBe(400);
+    expect(atBound.body.errors[0].message).toMatch(/^Variable "\$b" got invalid value \[\[/);
+  });
+
+  it('refuses argument values and selection sets nested deeper than the parser can take, before it parses them', async () => {
+    const literal = await send({ method: 'POST', body: JSON.stringify({ query: `{ usageBases(first: ${nestedList(10_000)}) { totalCount } }` }) });
+    expect(literal).toEqual(refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'));
+    const objects = await send({ method: 'POST', body: JSON.stringify({ query: `query($x: Int = ${'{a: '.repeat(40)}1${'}'.repeat(40)}) { __typename }` }) });
+    expect(objects).toEqual(refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'));
+    const selections = await send({ method: 'POST', body: JSON.stringify({ query: `{ ${'usageBases { nodes { '.repeat(2_000)} id ${'} } '.repeat(2_000)} }` }) });
+    expect(selections).toEqual(refusal('The query nests selection sets more than 128 levels deep; at most 128 are allowed'));
+  });
+});
+
 describe('the cost limit when the document bounds are opened wide', () => {
   let app: TestApp;
   let graphql: Graphql;

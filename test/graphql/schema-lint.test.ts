@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { GraphQLEnumType, assertEnumType } from 'graphql';
+import { GraphQLEnumType, assertEnumType, getNamedType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildGraphqlSchema, printGraphqlSchema } from '../../src/graphql/schema.js';
 import { lintSchema } from './support/schema-lint.js';
@@ -18,6 +18,20 @@ describe('the GraphQL schema, as graphql-schema-linter reads it', () => {
     expect(valuesOf('MonitoringScope')).toEqual({ ALL: 'all', SCHEMA_ONLY: 'schema_only', RECORDS_ONLY: 'records_only' });
     const enums = Object.values(schema.getTypeMap()).filter((t): t is GraphQLEnumType => t instanceof GraphQLEnumType && !t.name.startsWith('__'));
     expect(enums.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('types every upstream base id (`baseId`, `monitoringBaseId`: fields, arguments, input fields) as ID', () => {
+    const found: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        const places: Array<{ name: string; key: string; type: GraphQLType }> = [{ name: `${type.name}.${field.name}`, key: field.name, type: field.type }];
+        for (const arg of 'args' in field ? field.args : []) places.push({ name: `${type.name}.${field.name}(${arg.name})`, key: arg.name, type: arg.type });
+        for (const place of places) if (/^(monitoring)?[bB]aseId$/.test(place.key)) found.push(`${place.name}: ${getNamedType(place.type).name}`);
+      }
+    }
+    expect(found.length).toBeGreaterThanOrEqual(12);
+    expect(found.filter((place) => !place.endsWith(': ID'))).toEqual([]);
   });
 
   it('reports each rule it checks (the check itself works)', () => {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const ALERTS = `query($first: Int, $after: String, $baseId: String) {
+const ALERTS = `query($first: Int, $after: String, $baseId: ID) {
   usageAlerts(first: $first, after: $after, baseId: $baseId) {
     totalCount pageInfo { hasNextPage endCursor } nodes { restId usageBaseId baseId metric threshold value limit percent date createdAt }
   }
@@ -57,6 +57,22 @@ describe('usage insight over GraphQL', () => {
     );
     expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     expect(created.data.createWebhook.webhook).toEqual({ event: 'USAGE_THRESHOLD', tableId: '', columnId: null });
+  });
+
+  it('gives each alert a global id that node(id) resolves, for this account only', async () => {
+    const own = await app.newAccount('alerts');
+    const graphql = createGraphql(app.url, own.apiKey);
+    const base = await trackBase(own.http, DEMO_BASES.catalog);
+    const records = (await own.http('POST', `/usage/bases/${base.id}/run`)).body.totalRecords as number;
+    await own.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: records, thresholds: [100] } });
+    await own.http('POST', `/usage/bases/${base.id}/run`);
+    const FIELDS = 'id restId metric threshold usageBase { restId }';
+    const listed = (await graphql(`{ usageAlerts(first: 1) { nodes { ${FIELDS} } } }`)).data.usageAlerts.nodes[0];
+    expect(listed).toMatchObject({ restId: expect.any(String), usageBase: { restId: base.id } });
+    expect(listed.id).not.toBe(listed.restId);
+    const NODE = `query($id: ID!) { node(id: $id) { __typename ... on UsageAlert { ${FIELDS} } } }`;
+    expect((await graphql(NODE, { id: listed.id })).data.node).toEqual({ __typename: 'UsageAlert', ...listed });
+    expect((await createGraphql(app.url, app.other.apiKey)(NODE, { id: listed.id })).data.node).toBeNull();
   });
 
   it('sets countOnlyWhenChanged and shows each day’s count cost with the snapshot history', async () => {

@@ -219,6 +219,54 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
   });
 });
 
+describe('the upstream failing', () => {
+  it('answers the stored webhooks beside an error for airtableBases (the Webhooks page’s query), not data: null', async () => {
+    const { webhook } = await created({ event: 'TABLE_CREATE' });
+    app.running.sandbox!.faults.update({ errorRate: 1, errorStatus: 503 });
+    try {
+      const res = await graphql(`{
+        webhooks(first: 50) { totalCount nodes { id baseId } }
+        airtableBases { id restId name }
+        airtableTables(baseId: "${table.baseId}") { id }
+      }`);
+      expect(res.status).toBe(200);
+      expect(res.data.webhooks.nodes).toContainEqual({ id: webhook.id, baseId: table.baseId });
+      expect(res.data.airtableBases).toBeNull();
+      expect(res.data.airtableTables).toBeNull();
+      expect(res.errors!.map((e) => [e.path, e.extensions?.code]).sort()).toEqual([
+        [['airtableBases'], 'upstream_error'],
+        [['airtableTables'], 'upstream_error'],
+      ]);
+    } finally {
+      app.running.sandbox!.faults.update({ errorRate: 0 });
+    }
+    await graphql(DELETE, { input: { id: webhook.id } });
+  });
+});
+
+describe('WebhookDelivery as a Node', () => {
+  it('has a global id that node(id) and retryWebhookDelivery take, for this account and active webhooks only', async () => {
+    const { webhook } = await created({ event: 'RECORD_CREATE', tableId: table.tableId });
+    await feed(app, app.accountId, table.baseId, [change('record_create', { tableId: table.tableId, recordId: recordId() })]);
+    const [rest] = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d[0]?.status === 'succeeded');
+    const listed = (await graphql(DELIVERIES, { id: webhook.id, first: 1 })).data.node.deliveries.edges[0].node;
+    const { id } = (await graphql(`query($id: ID!) { node(id: $id) { ... on Webhook { deliveries(first: 1) { nodes { id } } } } }`, { id: webhook.id })).data.node
+      .deliveries.nodes[0];
+    expect(id).toEqual(expect.any(String));
+    expect(id).not.toBe(rest!.id);
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on WebhookDelivery { ${DELIVERY_FIELDS} } } }`;
+    expect((await graphql(NODE, { id })).data.node).toEqual({ __typename: 'WebhookDelivery', id, ...listed });
+    expect((await theirs(NODE, { id })).data.node).toBeNull();
+    const retried = await graphql(RETRY, { input: { webhookId: webhook.id, deliveryId: id } });
+    expect(retried.data.retryWebhookDelivery.delivery.restId).toBe(rest!.id);
+    const other = await created({ event: 'TABLE_CREATE' });
+    expect(codesOf(await graphql(RETRY, { input: { webhookId: other.webhook.id, deliveryId: id } }))).toEqual(['not_found']);
+    await graphql(DELETE, { input: { id: webhook.id } });
+    await graphql(DELETE, { input: { id: other.webhook.id } });
+    expect((await graphql(NODE, { id })).data.node).toBeNull();
+  });
+});
+
 describe('rotateWebhookSecret', () => {
   it('replaces the secret: the next delivery is signed with the new one', async () => {
     const url = nextUrl();

@@ -84,8 +84,8 @@ describe('error rendering', () => {
   });
 });
 
-describe('request budget per key', () => {
-  it('answers 429 rate_limited with Retry-After once a key spends its budget', async () => {
+describe('request budget per account', () => {
+  it('answers 429 rate_limited with Retry-After once an account spends its budget', async () => {
     const limited = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const statuses = [];
@@ -94,9 +94,10 @@ describe('request budget per key', () => {
       const res = await limited.http('GET', '/usage/bases');
       expect(res.body).toEqual({ message: expect.any(String), code: 'rate_limited' });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      // the budget is per key: another key of the same account still gets through
+      // the budget is per account: another key of the same account is refused too, another account's key is not
       const { apiKey } = await limited.running.services.accounts.createKey(limited.accountId);
-      expect((await createHttp(limited.url, apiKey)('GET', '/usage/bases')).status).toBe(200);
+      expect((await createHttp(limited.url, apiKey)('GET', '/usage/bases')).status).toBe(429);
+      expect((await limited.other.http('GET', '/usage/bases')).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBrowser, PASSWORD, uniqueEmail } from '../auth/browser.js';
 import { runCli } from '../support/processes.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -103,21 +105,36 @@ describe('tenancy: what an account sees upstream is what its connection sees', (
   });
 });
 
+/** The `basewatch_oauth` cookie a start answer sets (name=value), as the calling browser keeps it. */
+function oauthCookieOf(start: { headers: Headers }): string {
+  const cookie = start.headers.getSetCookie().find((c) => c.startsWith('basewatch_oauth='));
+  expect(cookie).toMatch(/; Path=\/oauth\/airtable\/callback; .*HttpOnly; SameSite=Lax$/);
+  return cookie!.split(';')[0]!;
+}
+
+/** The upstream's redirect back, followed by a browser holding `cookie` (a Cookie header), or by none. */
+const followCallback = (callback: URL, cookie?: string, headers: Record<string, string> = {}) =>
+  app.http('GET', `${callback.pathname}${callback.search}`, { key: null, headers: cookie ? { ...headers, cookie } : headers });
+
+async function startOAuth(http: TestApp['http']) {
+  const start = await http('POST', '/connection/oauth/start');
+  expect(start.status).toBe(201);
+  return { authorizeUrl: new URL(start.body.authorizeUrl), cookie: oauthCookieOf(start) };
+}
+
 describe('OAuth 2.0 with PKCE', () => {
   async function authorizeWithConsent(http: TestApp['http'], userId: string, baseIds: string[]) {
-    const start = await http('POST', '/connection/oauth/start');
-    expect(start.status).toBe(201);
-    const authorizeUrl = new URL(start.body.authorizeUrl);
+    const { authorizeUrl, cookie } = await startOAuth(http);
     await control('PUT', 'oauth/consent', { userId, baseIds });
     const redirect = await fetch(authorizeUrl, { redirect: 'manual' });
     expect(redirect.status).toBe(302);
-    return { authorizeUrl, callback: new URL(redirect.headers.get('location')!) };
+    return { authorizeUrl, callback: new URL(redirect.headers.get('location')!), cookie };
   }
 
   it('connects through the authorize page and the callback; the state is single use', async () => {
     const ada = await upstreamUser('ada4');
     const { http } = await app.newAccount('oauth');
-    const { authorizeUrl, callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const { authorizeUrl, callback, cookie } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
     expect(authorizeUrl.pathname).toBe('/sandbox/airtable/oauth2/v1/authorize');
     expect(Object.fromEntries(authorizeUrl.searchParams)).toMatchObject({
       client_id: 'basewatch-sandbox',
@@ -129,14 +146,16 @@ describe('OAuth 2.0 with PKCE', () => {
     expect(authorizeUrl.searchParams.get('state')!.length).toBeGreaterThanOrEqual(16);
     expect(callback.pathname).toBe('/oauth/airtable/callback');
 
-    const done = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const done = await followCallback(callback, cookie);
     expect(done.status).toBe(200);
+    // The binding is spent with the state.
+    expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(/^basewatch_oauth=; Path=\/oauth\/airtable\/callback; Expires=Thu, 01 Jan 1970/)]);
     expect(done.body.connection).toMatchObject({ kind: 'oauth', upstreamUserId: ada.id, status: 'active', lastError: null });
     expect(done.body.connection.scopes).toContain('data.records:read');
     expect((await http('GET', '/connection')).body).toEqual(done.body);
     expect((await http('GET', '/airtable/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([ada.base.id]);
 
-    const replay = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const replay = await followCallback(callback, cookie);
     expect(replay.status).toBe(400);
     expect(replay.body.message).toMatch(/Unknown, used or expired OAuth state/);
   });
@@ -144,10 +163,10 @@ describe('OAuth 2.0 with PKCE', () => {
   it('refuses a state older than 10 minutes', async () => {
     const ada = await upstreamUser('ada11');
     const { http } = await app.newAccount('oauth-late');
-    const { callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const { callback, cookie } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
     const state = callback.searchParams.get('state')!;
     await app.running.dataSource.query('UPDATE oauth_state SET expires_at = ? WHERE state = ?', [new Date(Date.now() - 1).toISOString(), state]);
-    const late = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const late = await followCallback(callback, cookie);
     expect(late.status).toBe(400);
     expect(late.body.message).toMatch(/Unknown, used or expired OAuth state/);
     expect((await http('GET', '/connection')).body).toEqual({ connection: null });
@@ -159,31 +178,75 @@ describe('OAuth 2.0 with PKCE', () => {
     const forged = await app.http('GET', `/oauth/airtable/callback?code=abc&state=${'x'.repeat(43)}`, { key: null });
     expect(forged.status).toBe(400);
 
-    const denied = await http('POST', '/connection/oauth/start');
-    const deniedState = new URL(denied.body.authorizeUrl).searchParams.get('state');
-    const error = await app.http('GET', `/oauth/airtable/callback?error=access_denied&state=${deniedState}`, { key: null });
+    const denied = await startOAuth(http);
+    const deniedState = denied.authorizeUrl.searchParams.get('state');
+    const error = await followCallback(new URL(`${app.url}/oauth/airtable/callback?error=access_denied&state=${deniedState}`), denied.cookie);
     expect(error.status).toBe(400);
     expect(error.body.message).toMatch(/access_denied/);
 
-    const { callback } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const { callback, cookie } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
     const code = callback.searchParams.get('code')!;
     // A second authorization's state with the first one's code: the code was issued for another verifier.
-    const again = await http('POST', '/connection/oauth/start');
-    const otherState = new URL(again.body.authorizeUrl).searchParams.get('state');
-    const mismatch = await app.http('GET', `/oauth/airtable/callback?code=${code}&state=${otherState}`, { key: null });
+    const again = await startOAuth(http);
+    const otherState = again.authorizeUrl.searchParams.get('state');
+    const mismatch = await followCallback(new URL(`${app.url}/oauth/airtable/callback?code=${code}&state=${otherState}`), again.cookie);
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.message).toMatch(/refused the authorization code \(invalid_grant\)/);
     // The code was spent by the failed exchange: single use even on failure.
-    const late = await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const late = await followCallback(callback, cookie);
     expect(late.status).toBe(400);
     expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
+  it('refuses a callback from another browser than the one that started: the attacker’s URL consented by a victim stores nothing', async () => {
+    const victimUpstream = await upstreamUser('victim');
+    const attacker = await app.newAccount('oauth-attacker');
+    // The attacker starts (and keeps the cookie); the victim, signed in here to an account of their own and with a
+    // flow of their own started, opens the attacker's authorization URL and consents.
+    const { authorizeUrl } = await startOAuth(attacker.http);
+    const victim = createBrowser(app.url);
+    expect((await victim.request('POST', '/auth/sign-up', { body: { email: uniqueEmail('victim'), password: PASSWORD } })).status).toBe(201);
+    const victimsOwnStart = await victim.request('POST', '/connection/oauth/start', { csrf: true });
+    expect(victimsOwnStart.status).toBe(201);
+    await control('PUT', 'oauth/consent', { userId: victimUpstream.id, baseIds: [victimUpstream.base.id] });
+    const callback = new URL((await fetch(authorizeUrl, { redirect: 'manual' })).headers.get('location')!);
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+
+    const session = `basewatch_session=${victim.cookie}`;
+    for (const cookie of [session, `${session}; ${oauthCookieOf(victimsOwnStart)}`, undefined]) {
+      const refused = await followCallback(callback, cookie);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ code: 'invalid_request', message: expect.stringMatching(/^This callback does not come from the browser that started the connection/) });
+    }
+    const asBrowser = await fetch(`${callback}`, { headers: { accept: 'text/html', cookie: session }, redirect: 'manual' });
+    expect(asBrowser.status).toBe(303);
+    expect(asBrowser.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^basewatch_oauth_outcome=wrong_browser;/));
+    expect((await attacker.http('GET', '/connection')).body).toEqual({ connection: null });
+    expect((await victim.request('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
+  it('sends a browser back to /settings with the outcome in a one-time cookie, never in the URL', async () => {
+    const ada = await upstreamUser('ada12');
+    const { http } = await app.newAccount('oauth-return');
+    const { callback, cookie } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
+    const asBrowser = (withCookie?: string) =>
+      fetch(`${callback}`, { headers: { accept: 'text/html', ...(withCookie ? { cookie: withCookie } : {}) }, redirect: 'manual' });
+    const outcomeOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('basewatch_oauth_outcome='));
+
+    const back = await asBrowser(cookie);
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe('/settings');
+    expect(outcomeOf(back)).toMatch(/^basewatch_oauth_outcome=connected; Max-Age=60; Path=\/settings; Expires=[^;]+; SameSite=Lax$/);
+    expect((await http('GET', '/connection')).body.connection).toMatchObject({ kind: 'oauth', upstreamUserId: ada.id });
+    const replayed = await asBrowser(cookie);
+    expect([replayed.headers.get('location'), outcomeOf(replayed)]).toEqual(['/settings', expect.stringMatching(/^basewatch_oauth_outcome=expired;/)]);
   });
 
   it('refreshes a rotated pair exactly once for 20 concurrent callers in two service instances', async () => {
     const ada = await upstreamUser('ada6');
     const account = await app.newAccount('oauth-refresh');
-    const { callback } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
-    expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(200);
+    const { callback, cookie } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
+    expect((await followCallback(callback, cookie)).status).toBe(200);
     const tokens = app.running.services.accessTokens;
     const first = await tokens.tokenFor(account.accountId);
     await control('POST', 'tokens/expire', { userId: ada.id });
@@ -215,8 +278,8 @@ describe('OAuth 2.0 with PKCE', () => {
   it('renews an expired access token on the 401 of a real call, and marks a revoked grant needs_reauth', async () => {
     const ada = await upstreamUser('ada7');
     const account = await app.newAccount('oauth-revoke');
-    const { callback } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
-    await app.http('GET', `${callback.pathname}${callback.search}`, { key: null });
+    const { callback, cookie } = await authorizeWithConsent(account.http, ada.id, [ada.base.id]);
+    expect((await followCallback(callback, cookie)).status).toBe(200);
     const before = await app.running.services.accessTokens.tokenFor(account.accountId);
     await control('POST', 'tokens/expire', { userId: ada.id });
     expect((await account.http('GET', '/airtable/bases')).status).toBe(200);
@@ -281,7 +344,7 @@ describe('GraphQL', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions: { code: string } }> };
+      return { ...((await res.json()) as { data?: any; errors?: Array<{ message: string; extensions: { code: string } }> }), headers: res.headers };
     };
     expect((await graphql('{ viewer { connection { kind } } }')).data).toEqual({ viewer: { connection: null } });
     const connected = await graphql(
@@ -297,6 +360,9 @@ describe('GraphQL', () => {
     expect(refused.errors?.[0]?.extensions.code).toBe('invalid_request');
     const started = await graphql('mutation { startAirtableOAuth(input: {}) { authorizeUrl } }');
     expect(started.data.startAirtableOAuth.authorizeUrl).toMatch(/\/sandbox\/airtable\/oauth2\/v1\/authorize\?client_id=basewatch-sandbox&/);
+    // The answer binds the flow to the caller, whose cookie's hash is the state.
+    const binding = oauthCookieOf({ headers: started.headers }).slice('basewatch_oauth='.length);
+    expect(createHash('sha256').update(binding).digest('base64url')).toBe(new URL(started.data.startAirtableOAuth.authorizeUrl).searchParams.get('state'));
     const gone = await graphql('mutation { disconnectAirtable(input: {}) { viewer { connection { kind } } } }');
     expect(gone.data).toEqual({ disconnectAirtable: { viewer: { connection: null } } });
   });

@@ -5,13 +5,13 @@ import { WebSocket } from 'ws';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
-import { FAILURES_PER_EMAIL } from '../../src/auth/sign-in-limits.js';
+import { FAILURES_PER_EMAIL_AND_IP } from '../../src/auth/sign-in-limits.js';
 import { createBrowser, PASSWORD, uniqueEmail } from '../auth/browser.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
 import { ADMIN_URL, admin } from '../support/postgres.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const database = `basewatch_test_${randomBytes(4).toString('hex')}`;
@@ -76,12 +76,12 @@ describe.skipIf(!available)('replicas on PostgreSQL share their state through Re
     const email = uniqueEmail();
     expect((await createBrowser(a.url).request('POST', '/auth/sign-up', { body: { email, password: PASSWORD } })).status).toBe(201);
     const statuses: number[] = [];
-    for (let i = 0; i < FAILURES_PER_EMAIL + 1; i++) {
+    for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP + 1; i++) {
       const replica = i % 2 === 0 ? a : b;
       statuses.push((await createBrowser(replica.url).request('POST', '/auth/sign-in', { body: { email, password: `wrong ${i}` } })).status);
     }
     // Five failures in all, whichever replica saw them: the sixth attempt is refused.
-    expect(statuses).toEqual([...Array(FAILURES_PER_EMAIL).fill(401), 429]);
+    expect(statuses).toEqual([...Array(FAILURES_PER_EMAIL_AND_IP).fill(401), 429]);
   });
 
   it('is ready while the database and Redis answer', async () => {
@@ -103,7 +103,7 @@ describe.skipIf(!(await admin('SELECT 1')))('a second process on PostgreSQL with
   });
 
   it('is refused with a message that says to set REDIS_URL', async () => {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url(), LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url(), SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
     await expect(startServer(config, createLogger('silent'))).rejects.toThrow(/already runs on this PostgreSQL database without Redis.*REDIS_URL/s);
   });
 });

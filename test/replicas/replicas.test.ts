@@ -8,14 +8,14 @@ import { generateApiKey } from '../../src/auth/api-key.js';
 import { allChanges } from '../audit/audit-support.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
-import { ADMIN_URL, admin } from '../support/postgres.js';
+import { ADMIN_URL, admin, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
 import { isWithin, processOfLocalPort, ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
+import { TEST_SECRET_KEY } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { deliveryEnv } from '../webhooks/support/webhook-support.js';
-import pg from 'pg';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -63,6 +63,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
+      SECRET_KEY: TEST_SECRET_KEY,
       AIRTABLE_API_URL: sandbox.url,
       AIRTABLE_TOKEN: SANDBOX_TOKEN,
       BOOTSTRAP_API_KEY: apiKey,
@@ -245,11 +246,12 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s).
+    // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s); an ingestion it was
+    // running (the watch's one job) goes on once the job's lock lifetime (60 s) has passed.
     await until(
       async () => new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
       (distinct) => distinct >= values.length,
-      60_000,
+      120_000,
     );
     const deliveries = receiver.received.filter((request) => request.path === '/killed');
     const firstOfEach = new Map<unknown, (typeof deliveries)[number]>();
@@ -268,7 +270,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     receiver.answer = () => ({ status: 200 });
     replicas[killed] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
     http[killed] = createHttp(replicas[killed]!.url, apiKey);
-  }, 120_000);
+  }, 200_000);
 
   it('loses no request while each replica in turn is stopped (SIGTERM) and started again behind a balancer', async () => {
     const balancer = new TestBalancer(() => replicas.map((replica) => replica.url));
@@ -358,13 +360,4 @@ function send(url: string, path: string, headers: Record<string, string>, agent:
   });
 }
 
-async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
+const sql = <T = Record<string, unknown>>(text: string, values: unknown[] = []) => query<T>(databaseUrl, text, values);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** PostgreSQL runs on this machine's usual port; each test makes and drops a database of its own. */
@@ -14,5 +15,26 @@ export async function admin(sql: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+/** A database of the test's own (its URL, and `drop`, which also ends any connection left to it). */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `basewatch_test_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString(),
+    drop: async () => void (await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+/** Runs one statement on the database at `url`, on a connection of its own. */
+export async function query<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
   }
 }

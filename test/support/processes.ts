@@ -23,7 +23,7 @@ export async function startWithBanner(command: string, args: string[], env: Reco
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up banner; stderr: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up banner; stderr: ${stderr}`)), 60_000);
     const check = () => {
       const match = /running at (http:\/\/[\d.]+:\d+)/.exec(stdout);
       if (match) {
@@ -40,6 +40,26 @@ export async function startWithBanner(command: string, args: string[], env: Reco
 /** Starts the BUILT service (`node dist/src/main.js`, or `main` of another build) and waits for its start-up banner. */
 export function startBuiltService(env: Record<string, string>, main = 'dist/src/main.js'): Promise<ServiceProcess> {
   return startWithBanner(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+}
+
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the BUILT service expecting it to end by itself (a refused start), and waits for that. */
+export function runBuiltServiceToExit(env: Record<string, string>, main = 'dist/src/main.js'): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
 /** Runs `npm run --silent cli -- …` as a person would, returning its exit code and output. */

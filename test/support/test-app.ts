@@ -22,10 +22,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The key of every test on PostgreSQL, which refuses to run with a generated one. */
+export const TEST_SECRET_KEY = 'dGVzdC1zZWNyZXQta2V5LW9mLXRoZS1wb3N0Z3Jlcy10ZXN0cw';
+
 /** The real app over HTTP on an ephemeral port, with a fresh SQLite file and the sandbox upstream. */
 export async function startTestApp(env: Record<string, string> = {}, logStream?: DestinationStream): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'basewatch-test-'));
   const config = loadConfig({
+    ...(env.DATABASE_URL?.startsWith('postgres') ? { SECRET_KEY: TEST_SECRET_KEY } : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,

@@ -40,6 +40,19 @@ describe('CallerCache', () => {
     expect(await cache.getOrLoad('hash-1', async () => null)).toBeNull();
   });
 
+  it('forgets every key of an account that changed, and nothing of other accounts', async () => {
+    const cache = new CallerCache<ReturnType<typeof caller>>();
+    const other = { keyId: 'key-3', account: { id: 'other', name: 'Other' } };
+    await cache.getOrLoad('hash-1', async () => caller('key-1'));
+    await cache.getOrLoad('hash-2', async () => caller('key-2'));
+    await cache.getOrLoad('hash-3', async () => other);
+    cache.forgetAccount('acc');
+    const renamed = { keyId: 'key-1', account: { id: 'acc', name: 'Renamed' } };
+    expect(await cache.getOrLoad('hash-1', async () => renamed)).toEqual(renamed);
+    expect(await cache.getOrLoad('hash-2', async () => null)).toBeNull();
+    expect(await cache.getOrLoad('hash-3', async () => null)).toEqual(other);
+  });
+
   it('asks the database again once the time to live has passed', async () => {
     const cache = new CallerCache<ReturnType<typeof caller>>(20);
     await cache.getOrLoad('hash-1', async () => caller('key-1'));

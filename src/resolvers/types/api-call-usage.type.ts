@@ -1,5 +1,5 @@
 import { SafeIntResolver } from 'graphql-scalars';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType('ApiCallsByPurpose', { description: 'A month’s upstream requests by why they were sent' })
 export class ApiCallsByPurposeType {
@@ -18,7 +18,7 @@ export class ApiCallsByPurposeType {
 
 @ObjectType('ApiCallsOfBase', { description: 'A month’s upstream requests to one base' })
 export class ApiCallsOfBaseType {
-  @Field(() => String, { description: 'The upstream base id' })
+  @Field(() => ID, { description: 'The upstream base id' })
   baseId: string;
 
   @Field(() => SafeIntResolver, { description: 'Requests sent to it' })

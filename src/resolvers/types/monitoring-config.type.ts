@@ -1,5 +1,5 @@
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import type { MonitoringConfig } from '../../entities/index.js';
 import type { MonitoringScope } from '../../services/audit/change-event.js';
 import { healthOf } from '../../services/audit/config-health.service.js';
@@ -17,7 +17,7 @@ export class MonitoringConfigType extends Node {
   @Field(() => String, { description: 'The id of REST paths /monitoring-config/{id} (a UUID)' })
   restId: string;
 
-  @Field(() => String, { description: 'The monitored upstream base (app…)' })
+  @Field(() => ID, { description: 'The monitored upstream base (app…)' })
   baseId: string;
 
   @Field(() => String, { description: 'The monitored base’s name upstream, as read when the config was made' })
@@ -26,7 +26,7 @@ export class MonitoringConfigType extends Node {
   @Field(() => String, { description: 'The upstream workspace (wsp…) as given on create; "" when not given (the upstream API does not tell it)' })
   workspaceId: string;
 
-  @Field(() => String, { description: 'The upstream base (app…) holding the Changes table' })
+  @Field(() => ID, { description: 'The upstream base (app…) holding the Changes table' })
   monitoringBaseId: string;
 
   @Field(() => String, { description: 'That base’s name upstream, as read when the config was made' })

@@ -1,24 +1,29 @@
 import { DateTimeResolver, LocalDateResolver, SafeIntResolver } from 'graphql-scalars';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { UsageAlert, UsageMetric } from '../../entities/index.js';
 import { percentOf } from '../../services/usage-insight/usage-alert.service.js';
 import { connectionType } from '../relay/connection.type.js';
+import { toGlobalId } from '../relay/global-id.js';
 import { serviceEnum } from './graphql-enum.js';
+import { Node } from './node.type.js';
 
 export const UsageMetricEnum = serviceEnum<UsageMetric>('UsageMetric', 'What a limit caps. REST spells the values in lower case (`records`).', {
   records: 'Records of the base',
   storage: 'Bytes of attachment storage of the base',
 });
 
-@ObjectType('UsageAlert', { description: 'A count of a tracked base that crossed one of its thresholds upwards (REST GET /usage/alerts)' })
-export class UsageAlertType {
+@ObjectType('UsageAlert', {
+  implements: Node,
+  description: 'A count of a tracked base that crossed one of its thresholds upwards (REST GET /usage/alerts)',
+})
+export class UsageAlertType extends Node {
   @Field(() => String, { description: 'The alert’s id (`id` in REST, a UUID)' })
   restId: string;
 
   @Field(() => String, { description: 'The tracked base’s REST id (`usageBaseId`)' })
   usageBaseId: string;
 
-  @Field(() => String, { description: 'The upstream base (app…)' })
+  @Field(() => ID, { description: 'The upstream base (app…)' })
   baseId: string;
 
   @Field(() => UsageMetricEnum, { description: 'The limit crossed' })
@@ -43,7 +48,9 @@ export class UsageAlertType {
   createdAt: Date;
 }
 
-export const toUsageAlertType = (alert: UsageAlert): UsageAlertType => ({
+export const toUsageAlertType = (alert: UsageAlert): UsageAlertType =>
+  Object.assign(new UsageAlertType(), {
+  id: toGlobalId('UsageAlert', alert.id),
   restId: alert.id,
   usageBaseId: alert.usageBaseId,
   baseId: alert.baseId,
@@ -54,7 +61,7 @@ export const toUsageAlertType = (alert: UsageAlert): UsageAlertType => ({
   percent: percentOf(alert.value, alert.limit),
   date: alert.date,
   createdAt: alert.createdAt,
-});
+  });
 
 export const UsageAlertConnection = connectionType('UsageAlert', UsageAlertType);
 export type UsageAlertConnection = InstanceType<typeof UsageAlertConnection>;

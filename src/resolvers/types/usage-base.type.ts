@@ -1,5 +1,5 @@
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { UsageBase } from '../../entities/index.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
@@ -13,7 +13,7 @@ export class UsageBaseType extends Node {
   @Field(() => String, { description: 'The id of REST paths /usage/bases/{id} (a UUID); not the upstream base id' })
   restId: string;
 
-  @Field(() => String, { description: 'The upstream base id (app…)' })
+  @Field(() => ID, { description: 'The upstream base id (app…)' })
   baseId: string;
 
   @Field(() => String, { description: 'Display name, 1–255 characters (default: the upstream name when tracked)' })

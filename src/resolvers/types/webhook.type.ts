@@ -1,5 +1,5 @@
 import { DateTimeResolver, JSONObjectResolver, NonNegativeIntResolver, PositiveIntResolver } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { Webhook, WebhookDeliveryStatus as DeliveryStatus } from '../../entities/index.js';
 import type { WebhookEvent } from '../../services/webhooks/webhook-rules.js';
 import type { DeliveryView } from '../../services/webhooks/delivery-log.service.js';
@@ -17,7 +17,7 @@ export class WebhookType extends Node {
   @Field(() => String, { description: 'The id of REST paths /webhooks/{webhookId} (`webhookId` in REST, a UUID)' })
   restId: string;
 
-  @Field(() => String, { description: 'The upstream base (app…) whose changes are forwarded' })
+  @Field(() => ID, { description: 'The upstream base (app…) whose changes are forwarded' })
   baseId: string;
 
   @Field(() => WebhookEventEnum, { description: 'The one event type forwarded' })
@@ -78,9 +78,9 @@ export class WebhookDeliveryAttemptType {
   error: string | null;
 }
 
-/** An entry of a webhook's delivery log (REST GET /webhooks/{id}/deliveries); not a Node: the log is read per webhook. */
-@ObjectType('WebhookDelivery', { description: 'One event sent (or to be sent) to a webhook, with every attempt' })
-export class WebhookDeliveryType {
+/** An entry of a webhook's delivery log (REST GET /webhooks/{id}/deliveries). */
+@ObjectType('WebhookDelivery', { implements: Node, description: 'One event sent (or to be sent) to a webhook, with every attempt' })
+export class WebhookDeliveryType extends Node {
   @Field(() => String, { description: 'The delivery id (`id` in REST): the `webhook-id` header of every attempt' })
   restId: string;
 
@@ -123,8 +123,9 @@ export const toWebhookType = (webhook: Webhook): WebhookType =>
     updatedAt: webhook.updatedAt,
   });
 
-export const toWebhookDeliveryType = (delivery: DeliveryView): WebhookDeliveryType =>
+export const toWebhookDeliveryType = (webhookId: string, delivery: DeliveryView): WebhookDeliveryType =>
   Object.assign(new WebhookDeliveryType(), {
+    id: toGlobalId('WebhookDelivery', webhookId, delivery.id),
     restId: delivery.id,
     status: delivery.status as WebhookDeliveryStatus,
     eventType: delivery.eventType as WebhookEvent,

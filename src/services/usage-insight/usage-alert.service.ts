@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { UsageAlert, UsageBase, UsageBaseLimits, type UsageMetric } from '../../entities/index.js';
+import { notFound } from '../../errors.js';
 import type { SeqCursorCodec } from '../seq-cursor.js';
+import { isServiceId } from '../service-id.js';
 import type { RecordedDay, SnapshotSink } from '../snapshot.service.js';
 import { enqueueUsageThresholdDeliveries } from '../webhooks/usage-threshold-deliveries.js';
 import type { UsageAlertQuery } from './usage-alert.input.js';
@@ -83,6 +85,13 @@ export class UsageAlertService implements SnapshotSink {
   /** How many alerts the account has (of one upstream base, or of one tracked base). */
   countOf(accountId: string, filter: AlertFilter = {}): Promise<number> {
     return this.dataSource.getRepository(UsageAlert).countBy({ accountId, ...whereOf(filter) });
+  }
+
+  /** One of the account's alerts, or 404. */
+  async get(accountId: string, id: string): Promise<UsageAlert> {
+    const alert = isServiceId(id) ? await this.dataSource.getRepository(UsageAlert).findOneBy({ id, accountId }) : null;
+    if (!alert) throw notFound('Usage alert');
+    return alert;
   }
 
   /** The account's alerts, newest first; only those of one upstream base when `baseId` is given. */

@@ -66,6 +66,15 @@ export class DeliveryLogService {
     return rows.length > query.limit && last ? { deliveries, nextCursor: this.cursors.encode(webhook.id, last.seq) } : { deliveries };
   }
 
+  /** One delivery of the webhook's log (readable for deactivated webhooks too), or 404. */
+  async get(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.webhooks.get(accountId, webhookId);
+    const row = isServiceId(deliveryId) ? await this.dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    if (!row) throw notFound('Delivery');
+    const [view] = await this.withAttempts([row]);
+    return view!;
+  }
+
   /** How many deliveries each of these webhooks (already access-checked) has logged, with `status` if given. */
   async countOf(webhookIds: string[], status?: WebhookDeliveryStatus): Promise<Map<string, number>> {
     const counts = new Map(webhookIds.map((id) => [id, 0]));

@@ -39,7 +39,7 @@ const zonesFor = (configZone: string) => [...new Set([configZone, Intl.DateTimeF
  * read in a zone the viewer picks, the config's by default; the zone is sent only with a day.
  */
 export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
-  const tables = useQuery<{ airtableTables: Array<{ restId: string; name: string }> }>(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
+  const tables = useQuery<{ airtableTables: Array<{ restId: string; name: string }> | null }>(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
   // From the filter in force: the page shows this form again once the filtered page has loaded.
   const [draft, setDraft] = useState<ChangeFilter>(applied);
   const zone = draft.timezone ?? timezone;

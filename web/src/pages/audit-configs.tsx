@@ -33,14 +33,15 @@ const CREATE = gql`
 
 type Data = {
   monitoringConfigs: { totalCount: number; pageInfo: PageInfo; nodes: Config[] };
-  airtableBases: Array<{ restId: string; name: string }>;
+  /** Null when the upstream could not be read (with an error): the configs still show. */
+  airtableBases: Array<{ restId: string; name: string }> | null;
 };
 
 
 /** The monitoring configs (paged, with their health) and a new one picked from the upstream's bases. */
 export function AuditConfigsPage() {
   const paging = usePaging(20);
-  const { data, error } = useQuery<Data>(CONFIGS, { variables: paging.variables, fetchPolicy: 'cache-and-network' });
+  const { data, error } = useQuery<Data>(CONFIGS, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
   const [create, created] = useMutation<{ createMonitoringConfig: { monitoringConfig: { id: string } } }>(CREATE);
   const [baseId, setBaseId] = useState('');
   const [monitoringBaseId, setMonitoringBaseId] = useState('');

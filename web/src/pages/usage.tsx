@@ -36,14 +36,15 @@ const USAGE = gql`
   }
 `;
 const TRACK = gql`
-  mutation TrackBase($baseId: String!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
+  mutation TrackBase($baseId: ID!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
 `;
 
 type UsageData = {
   usageBases: { totalCount: number; pageInfo: PageInfo; nodes: TrackedBase[] };
-  airtableBases: AirtableBase[];
+  /** Null when the upstream could not be read (with an error): the rest of the page still shows. */
+  airtableBases: AirtableBase[] | null;
   recentAlerts: { totalCount: number; nodes: UsageAlert[] };
-  apiCalls: ApiCallUsage;
+  apiCalls: ApiCallUsage | null;
 };
 
 interface AirtableBase {
@@ -58,17 +59,17 @@ interface AirtableBase {
  */
 export function UsagePage() {
   const paging = usePaging(20);
-  const { data, error } = useQuery<UsageData>(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network' });
+  const { data, error } = useQuery<UsageData>(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
   const bases = data?.usageBases;
   // Base names by upstream id, for the API calls and alerts (which name only the id); a tracked base's own name wins.
   const names = useMemo(
-    () => new Map([...(data?.airtableBases.map((b) => [b.restId, b.name] as const) ?? []), ...(data?.usageBases.nodes.map((b) => [b.baseId, b.baseName] as const) ?? [])]),
+    () => new Map([...(data?.airtableBases?.map((b) => [b.restId, b.name] as const) ?? []), ...(data?.usageBases.nodes.map((b) => [b.baseId, b.baseName] as const) ?? [])]),
     [data],
   );
   return (
     <Layout title="Usage">
       <ErrorMessage error={error} />
-      {data && <TrackBase choices={data.airtableBases.filter((b) => !bases!.nodes.some((tracked) => tracked.baseId === b.restId))} />}
+      {data?.airtableBases && bases && <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />}
       {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
       {bases && bases.nodes.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-label="Tracked bases (scrolls sideways)">
@@ -106,7 +107,7 @@ export function UsagePage() {
       )}
       {bases && <Pager label="Tracked base pages" pageInfo={bases.pageInfo} paging={paging} />}
       {data && <RecentAlerts alerts={data.recentAlerts} names={names} />}
-      {data && <ApiBudget calls={data.apiCalls} names={names} />}
+      {data?.apiCalls && <ApiBudget calls={data.apiCalls} names={names} />}
       <p class="hint">
         Times are shown in your zone; <Time value={new Date().toISOString()} /> is now.
       </p>

@@ -36,19 +36,20 @@ const ROTATE = gql`
   mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(input: { id: $id }) { secret webhook { id } } }
 `;
 
-type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] }; airtableBases: Array<{ restId: string; name: string }> };
+/** airtableBases is null when the upstream could not be read: the stored webhooks still show. */
+type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] }; airtableBases: Array<{ restId: string; name: string }> | null };
 
 /** Webhooks: list, create (secret shown once), delete and rotate after a confirmation, the delivery log of each. */
 export function WebhooksPage() {
   const paging = usePaging(20);
-  const { data, error, refetch } = useQuery<Data>(WEBHOOKS, { variables: paging.variables });
+  const { data, error, refetch } = useQuery<Data>(WEBHOOKS, { variables: paging.variables, errorPolicy: 'all' });
   const [remove, removing] = useMutation(DELETE);
   const [rotate, rotating] = useMutation<{ rotateWebhookSecret: { secret: string } }>(ROTATE);
   const [confirming, setConfirming] = useState<{ id: string; action: 'delete' | 'rotate' } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const hooks = data?.webhooks;
-  const baseNames = new Map(data?.airtableBases.map((b) => [b.restId, b.name]));
+  const baseNames = new Map(data?.airtableBases?.map((b) => [b.restId, b.name]));
 
   const confirm = async () => {
     if (!confirming) return;
@@ -110,7 +111,7 @@ export function WebhooksPage() {
         </ul>
       )}
       {hooks && <Pager label="Webhook pages" pageInfo={hooks.pageInfo} paging={paging} />}
-      {data && <CreateWebhook bases={data.airtableBases} onCreated={() => (paging.reset(), refetch())} />}
+      {data && <CreateWebhook bases={data.airtableBases ?? []} onCreated={() => (paging.reset(), refetch())} />}
     </Layout>
   );
 }

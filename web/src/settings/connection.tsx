@@ -42,6 +42,9 @@ export function ConnectionSection() {
   const [confirming, setConfirming] = useState(false);
   const [oauthOutcome] = useState(readOAuthOutcome);
   const connection = data?.viewer.connection;
+  // Shown only once the connection read back confirms it.
+  const connected = oauthOutcome === 'connected' && connection?.kind === 'OAUTH' && connection.status === 'ACTIVE';
+  const oauthError = oauthOutcome && oauthOutcome !== 'connected' ? (OAUTH_FAILURES[oauthOutcome] ?? OAUTH_FAILED) : null;
 
   const onToken = async (event: Event) => {
     event.preventDefault();
@@ -61,8 +64,8 @@ export function ConnectionSection() {
   return (
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Airtable connection</h2>
-      {oauthOutcome?.connected && <p role="status">Connected with Airtable.</p>}
-      <ErrorMessage error={oauthOutcome?.error ?? error ?? connecting.error ?? starting.error ?? disconnecting.error} />
+      {connected && <p role="status">Connected with Airtable.</p>}
+      <ErrorMessage error={oauthError ?? error ?? connecting.error ?? starting.error ?? disconnecting.error} />
       {data && !connection && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
       {connection && (
         <dl class="facts" data-testid="connection-status">
@@ -117,10 +120,25 @@ export function ConnectionSection() {
   );
 }
 
-/** What the OAuth callback sent the browser back with (`?oauth=connected` or `?oauthError=…`), read once and cleared. */
-function readOAuthOutcome(): { connected: boolean; error: string | null } | null {
-  const query = new URLSearchParams(location.search);
-  if (!query.has('oauth') && !query.has('oauthError')) return null;
-  history.replaceState(null, '', location.pathname);
-  return { connected: query.get('oauth') === 'connected', error: query.get('oauthError') };
+const OAUTH_OUTCOME_COOKIE = 'basewatch_oauth_outcome';
+const OAUTH_FAILED = 'Connecting with Airtable failed: nothing was connected.';
+/** The page's own words for each code the OAuth callback may set (src/services/connections/oauth-refusal.ts). */
+const OAUTH_FAILURES: Record<string, string> = {
+  denied: 'Access was not granted on Airtable: nothing was connected.',
+  wrong_browser: 'That authorization was not started in this browser: nothing was connected. Connect again from here.',
+  expired: 'That authorization expired or was already used: nothing was connected. Connect again.',
+  code_refused: 'Airtable refused the authorization: nothing was connected. Connect again.',
+  authorization_failed: OAUTH_FAILED,
+  not_configured: 'OAuth is not configured on this deployment: connect with a personal access token.',
+};
+
+/**
+ * The outcome the OAuth callback left in a one-time cookie (a code, never text), read once and deleted. Nothing in
+ * the URL counts: a link to this page cannot make it report anything.
+ */
+function readOAuthOutcome(): string | null {
+  const entry = document.cookie.split('; ').find((part) => part.startsWith(`${OAUTH_OUTCOME_COOKIE}=`));
+  if (!entry) return null;
+  document.cookie = `${OAUTH_OUTCOME_COOKIE}=; Max-Age=0; Path=/settings; SameSite=Lax`;
+  return entry.slice(OAUTH_OUTCOME_COOKIE.length + 1);
 }

@@ -1,6 +1,7 @@
 import { formatBytes, formatCount } from '../format.js';
 
 export interface UsageAlert {
+  id: string;
   restId: string;
   usageBaseId: string;
   baseId: string;
@@ -13,7 +14,7 @@ export interface UsageAlert {
   createdAt: string;
 }
 
-export const ALERT_FIELDS = 'restId usageBaseId baseId metric threshold value limit percent date createdAt';
+export const ALERT_FIELDS = 'id restId usageBaseId baseId metric threshold value limit percent date createdAt';
 
 /** The base page's selection: its 10 newest alerts, in the page's one query. */
 export const BASE_ALERTS_FIELDS = `alerts(first: 10) { totalCount nodes { ${ALERT_FIELDS} } }`;

@@ -23,7 +23,7 @@ interface Table {
 /** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
 export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: string; name: string }>; onCreated: () => void }) {
   const [baseId, setBaseId] = useState('');
-  const tables = useQuery<{ airtableTables: Table[] }>(TABLES, { variables: { baseId }, skip: !baseId });
+  const tables = useQuery<{ airtableTables: Table[] | null }>(TABLES, { variables: { baseId }, skip: !baseId });
   const [event, setEvent] = useState<string>('RECORD_CREATE');
   const [tableId, setTableId] = useState('');
   const [columnId, setColumnId] = useState('');
@@ -33,7 +33,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
   const [secret, setSecret] = useState<string | null>(null);
   // Table events watch every table; usage alerts are of the base, not of a table.
   const tableEvent = event.startsWith('TABLE_') || event === 'USAGE_THRESHOLD';
-  const table = tables.data?.airtableTables.find((t) => t.restId === tableId);
+  const table = tables.data?.airtableTables?.find((t) => t.restId === tableId);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -78,7 +78,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
             <label for="webhook-table">Table</label>
             <select id="webhook-table" required value={tableId} onChange={(e) => (setTableId(selectValue(e)), setColumnId(''))}>
               <option value="">{baseId ? 'Pick a table…' : 'Pick a base first'}</option>
-              {tables.data?.airtableTables.map((t) => (
+              {tables.data?.airtableTables?.map((t) => (
                 <option key={t.restId} value={t.restId}>
                   {t.name}
                 </option>

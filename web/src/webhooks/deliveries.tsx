@@ -6,6 +6,7 @@ import { Time } from '../format.js';
 import type { PageInfo } from '../pager.js';
 
 interface Delivery {
+  id: string;
   restId: string;
   status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
   eventType: string;
@@ -22,7 +23,7 @@ const DELIVERIES = gql`
       ... on Webhook {
         deliveries(first: 10, after: $after) {
           pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-          nodes { restId status eventType changeCount createdAt nextAttemptAt attempts { attemptedAt statusCode error durationMs } }
+          nodes { id restId status eventType changeCount createdAt nextAttemptAt attempts { attemptedAt statusCode error durationMs } }
         }
       }
     }
@@ -30,7 +31,7 @@ const DELIVERIES = gql`
 `;
 const RETRY = gql`
   mutation RetryDelivery($webhookId: ID!, $deliveryId: ID!) {
-    retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { restId status } }
+    retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { id restId status } }
   }
 `;
 
