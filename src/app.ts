@@ -96,8 +96,6 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   if (cors) app.use(cors);
   app.use(optionsResponder(graphql ? [...allRoutes, ...GRAPHQL_ENDPOINT] : allRoutes));
 
-  // Probes carry no key and never spend an account's budget, whatever header a load balancer adds.
-  app.use(createOpsRouter(readiness));
   app.use(createNotificationRouter(services));
   if (graphql) app.use(leanJsonBody('/graphql', JSON_BODY_LIMIT_BYTES));
   app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: requireUtf8 }));
@@ -117,6 +115,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(createOAuthReturnRouter(services, secureCookie));
   app.use(createConnectionRouter(services, secureCookie));
   app.use(createAuthRouter(services, secureCookie, limitStore));
+  app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.
   app.use(createWebPageRouter());
