@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import type { ConnectionLimits } from './connection-limits.js';
 import type { DocumentBounds } from './graphql/document-bounds.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
@@ -155,6 +156,9 @@ const envSchema = z.object({
   COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
   SHUTDOWN_DRAIN_MS: integer(0, 600_000, 0),
+  HTTP_HEADERS_TIMEOUT_MS: integer(100, 600_000, 10_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000, 30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: integer(0, 1_000_000, 64),
   WEB_CONCURRENCY: z.preprocess(
     emptyToUndefined,
     z
@@ -266,6 +270,8 @@ export interface Config {
    * load balancer takes the replica out of rotation before it stops accepting requests. 0 on a laptop.
    */
   shutdownDrainMs: number;
+  /** Slow requests and connections per remote address (src/connection-limits.ts). */
+  connections: ConnectionLimits;
   /** Serving processes on this host (WEB_CONCURRENCY; `auto`: one per core): more than one runs under node:cluster. */
   webConcurrency: number;
   audit: {
@@ -368,6 +374,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    connections: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      maxPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     webConcurrency: e.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(e.WEB_CONCURRENCY),
     audit: {
       pollIntervalMs: e.AUDIT_POLL_INTERVAL_SECONDS * 1000,
