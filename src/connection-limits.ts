@@ -22,7 +22,7 @@ export function slowRequestOptions(limits: ConnectionLimits): ServerOptions {
 
 const REFUSED_BODY = JSON.stringify({ message: 'Too many open connections from this address', code: 'rate_limited' });
 const REFUSED =
-  'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n' +
+  'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n' +
   `Content-Length: ${Buffer.byteLength(REFUSED_BODY)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${REFUSED_BODY}`;
 
 /**

@@ -60,7 +60,7 @@ export interface StartOptions {
 /** Starts the service. The port is bound first and answers 503 until everything is ready. */
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   let handler: RequestListener = (_req, res) => {
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-content-type-options': 'nosniff' });
     res.end(JSON.stringify({ message: 'The service is starting', code: 'unavailable' }));
   };
   const server = createServer(slowRequestOptions(config.connections), (req, res) => handler(req, res));

@@ -62,6 +62,7 @@ describe('slow requests', () => {
     stop();
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(answer).toContain('"code":"invalid_request"');
+    expect(answer).toContain('X-Content-Type-Options: nosniff');
   });
 
   it('closes a connection whose body trickles in, with 408', async () => {
@@ -95,6 +96,7 @@ describe('connections per address', () => {
     const answer = await extra.closed;
     expect(answer).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
     expect(answer).toContain('"code":"rate_limited"');
+    expect(answer).toContain('X-Content-Type-Options: nosniff');
     // The held ones are still served.
     held[0]!.socket.write('GET /healthz HTTP/1.1\r\nHost: basewatch\r\nConnection: close\r\n\r\n');
     expect(await held[0]!.closed).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
