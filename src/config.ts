@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { ConnectionLimits } from './connection-limits.js';
 import type { DocumentBounds } from './graphql/document-bounds.js';
+import { bearerToken } from './services/connections/bearer-token.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
 export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
@@ -113,13 +114,13 @@ const envSchema = z.object({
       .refine((value) => decodedBytes(value) >= 32, 'must decode to at least 32 bytes (44 base64 characters)')
       .optional(),
   ),
-  AIRTABLE_TOKEN: optionalString,
+  AIRTABLE_TOKEN: z.preprocess(emptyToUndefined, bearerToken.optional()),
   AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
   AIRTABLE_OAUTH_CLIENT_ID: optionalString,
   AIRTABLE_OAUTH_CLIENT_SECRET: optionalString,
   AIRTABLE_OAUTH_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://airtable.com')),
   AIRTABLE_SHARED_TOKEN: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
-  SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8).default(DEFAULT_SANDBOX_TOKEN)),
+  SANDBOX_TOKEN: z.preprocess(emptyToUndefined, bearerToken.min(8).default(DEFAULT_SANDBOX_TOKEN)),
   SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
   // Not emptyToUndefined: empty, like `off`, means memory only.
   SANDBOX_STATE_FILE: z.string().optional(),
