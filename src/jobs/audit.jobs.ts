@@ -1,4 +1,4 @@
-import type { Agenda, Job } from 'agenda';
+import type { Agenda, BackoffStrategy, Job } from 'agenda';
 import type { Logger } from '../logger.js';
 import { isAppError } from '../errors.js';
 import { safeError } from '../logger.js';
@@ -35,6 +35,9 @@ const DAY_MS = 86_400_000;
  *   Changes table upstream, refresh or re-create upstream webhooks, prune old entries.
  */
 export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logger, options: AuditJobOptions) {
+  // A failure is thrown to Agenda, which records it on the job (failCount, failReason, failedAt) and runs it again
+  // after this delay, without end: the upstream or the Changes table coming back is what ends it.
+  const retryEvery: BackoffStrategy = () => options.ingestRetryDelayMs;
   const enqueueIngest = (watchId: string, at = new Date()) => saveUnique<IngestData>(agenda, AUDIT_INGEST_JOB, { watchId }, at);
   const enqueueWrite = (configId: string, at = new Date()) => saveUnique<WriteData>(agenda, AUDIT_WRITE_JOB, { configId }, at);
 
@@ -62,10 +65,10 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
           return;
         }
         logger.warn({ err: safeError(error), watchId }, 'ingestion failed; will retry');
-        job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
+        throw error;
       }
     },
-    { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
+    { lockLifetime: options.lockLifetimeMs, concurrency: 5, backoff: retryEvery },
   );
 
   agenda.define<WriteData>(
@@ -84,10 +87,10 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
           return;
         }
         logger.warn({ err: safeError(error), configId }, 'changes table write failed; will retry');
-        job.attrs.nextRunAt = new Date(Date.now() + options.ingestRetryDelayMs);
+        throw error;
       }
     },
-    { lockLifetime: options.lockLifetimeMs, concurrency: 5 },
+    { lockLifetime: options.lockLifetimeMs, concurrency: 5, backoff: retryEvery },
   );
 
   // Every watch is read (one whose holder cannot reach the upstream moves to another account's connection), but
