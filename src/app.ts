@@ -25,6 +25,7 @@ import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handle
 import { leanJsonBody } from './rest/http/lean-json-body.js';
 import { optionsResponder, type Endpoint } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
+import { securityHeaders } from './rest/http/security-headers.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
 import { allRoutes } from './rest/openapi.js';
 import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
@@ -79,6 +80,7 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
 
   app.use(httpMetrics(metrics));
   app.use(requestLog(logger));
+  app.use(securityHeaders(config.publicUrl));
   app.use((_req, res, next) => {
     if (isDraining?.()) res.setHeader('Connection', 'close');
     if (!isShuttingDown()) return next();

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import type { ConnectionLimits } from './connection-limits.js';
 import type { DocumentBounds } from './graphql/document-bounds.js';
+import { bearerToken } from './services/connections/bearer-token.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
 export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
@@ -112,13 +114,13 @@ const envSchema = z.object({
       .refine((value) => decodedBytes(value) >= 32, 'must decode to at least 32 bytes (44 base64 characters)')
       .optional(),
   ),
-  AIRTABLE_TOKEN: optionalString,
+  AIRTABLE_TOKEN: z.preprocess(emptyToUndefined, bearerToken.optional()),
   AIRTABLE_API_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://api.airtable.com')),
   AIRTABLE_OAUTH_CLIENT_ID: optionalString,
   AIRTABLE_OAUTH_CLIENT_SECRET: optionalString,
   AIRTABLE_OAUTH_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://airtable.com')),
   AIRTABLE_SHARED_TOKEN: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
-  SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8).default(DEFAULT_SANDBOX_TOKEN)),
+  SANDBOX_TOKEN: z.preprocess(emptyToUndefined, bearerToken.min(8).default(DEFAULT_SANDBOX_TOKEN)),
   SANDBOX_DEMO_SCALE: integer(0, 10_000, 1),
   // Not emptyToUndefined: empty, like `off`, means memory only.
   SANDBOX_STATE_FILE: z.string().optional(),
@@ -155,6 +157,9 @@ const envSchema = z.object({
   COUNT_LOCK_TTL_MS: integer(1_000, 3_600_000, 60_000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 30_000),
   SHUTDOWN_DRAIN_MS: integer(0, 600_000, 0),
+  HTTP_HEADERS_TIMEOUT_MS: integer(100, 600_000, 10_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(100, 3_600_000, 30_000),
+  MAX_CONNECTIONS_PER_ADDRESS: integer(0, 1_000_000, 64),
   WEB_CONCURRENCY: z.preprocess(
     emptyToUndefined,
     z
@@ -266,6 +271,8 @@ export interface Config {
    * load balancer takes the replica out of rotation before it stops accepting requests. 0 on a laptop.
    */
   shutdownDrainMs: number;
+  /** Slow requests and connections per remote address (src/connection-limits.ts). */
+  connections: ConnectionLimits;
   /** Serving processes on this host (WEB_CONCURRENCY; `auto`: one per core): more than one runs under node:cluster. */
   webConcurrency: number;
   audit: {
@@ -368,6 +375,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     countLockTtlMs: e.COUNT_LOCK_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    connections: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      maxPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     webConcurrency: e.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(e.WEB_CONCURRENCY),
     audit: {
       pollIntervalMs: e.AUDIT_POLL_INTERVAL_SECONDS * 1000,

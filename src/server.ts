@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import { createApp } from './app.js';
+import { capConnectionsPerAddress, slowRequestOptions } from './connection-limits.js';
 import { RequestBudget } from './auth/request-budget.js';
 import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
@@ -59,11 +60,13 @@ export interface StartOptions {
 /** Starts the service. The port is bound first and answers 503 until everything is ready. */
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   let handler: RequestListener = (_req, res) => {
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-content-type-options': 'nosniff' });
     res.end(JSON.stringify({ message: 'The service is starting', code: 'unavailable' }));
   };
-  const server = createServer((req, res) => handler(req, res));
+  const server = createServer(slowRequestOptions(config.connections), (req, res) => handler(req, res));
   server.on('clientError', answerClientError);
+  // A cluster primary's listener serves its own workers (the sandbox), all from one loopback address.
+  if (options.cluster?.role !== 'primary') capConnectionsPerAddress(server, config.connections.maxPerAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

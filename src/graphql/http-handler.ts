@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { Request, Response } from 'express';
 import type { GraphQLError } from 'graphql';
+import { FRAMING_ONLY_CSP } from '../rest/http/security-headers.js';
 import type { GraphqlContext } from '../resolvers/context.js';
 import type { DocumentGuard } from './document-bounds.js';
 import { Splices } from './execution/splices.js';
@@ -78,6 +79,8 @@ export function graphqlHttpHandler({ apollo, createContext, cache, guard, fastPa
     }
 
     for (const [name, value] of response.headers) res.setHeader(name, value);
+    // Apollo's landing page brings its own policy in a <meta> (with a nonce); the header adds what a <meta> cannot.
+    if (response.headers.get('content-type')?.startsWith('text/html')) res.setHeader('Content-Security-Policy', FRAMING_ONLY_CSP);
     if (response.body.kind === 'complete') return sendChunks(res, status, undefined, chunksOf(response.body.string, context));
     res.statusCode = status;
     for await (const chunk of response.body.asyncIterator) res.write(chunk);

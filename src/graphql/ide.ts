@@ -1,5 +1,6 @@
 import express, { Router, type Request } from 'express';
 import { getDistDirectory, isSandboxFrame, renderAltair, SANDBOX_FRAME_CSP, type RenderOptions } from 'altair-static';
+import { pagePolicy } from '../rest/http/security-headers.js';
 import { KEY_FORM_HTML, KEY_PROMPT_SCRIPT } from './ide-key-prompt.js';
 
 /** Where the offline IDE is served (README, docs). */
@@ -9,13 +10,31 @@ export const IDE_PATH = '/graphql/ide';
 const KEY_PROMPT_FILE = 'key-prompt.js';
 
 /**
+ * What Altair's page loads: its scripts, styles (it sets inline ones), fonts and images from here, its script
+ * sandbox in a frame from here, queries over HTTP and subscriptions over the socket to this server.
+ */
+const IDE_POLICY = pagePolicy({
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  // Express's request: helmet passes the one it is given.
+  connectSrc: ["'self'", (req) => origin(req as Request).replace(/^http/, 'ws')],
+  frameSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+});
+
+/**
  * Altair, served entirely from the npm package (Apollo Sandbox at GET /graphql loads from a CDN). The API key, asked
  * for before Altair starts, is the `apiKey` variable of Altair's environment: headers and the subscription's
  * connection parameters use it.
  */
 export function createIdeRouter(): Router {
   const router = Router();
-  router.get(IDE_PATH, (req, res) => {
+  router.get(IDE_PATH, IDE_POLICY, (req, res) => {
     if (!req.path.endsWith('/')) return res.redirect(301, `${IDE_PATH}/`);
     res.type('html').setHeader('Cache-Control', 'no-store');
     res.send(idePage(altairOptions(req)));

@@ -4,6 +4,13 @@ import type { Agenda } from 'agenda';
 import { createExpressMiddleware } from 'agendash';
 import { AppError } from '../errors.js';
 import { renderError } from './http/error-handler.js';
+import { FRAMING_ONLY_CSP } from './http/security-headers.js';
+
+/** Agendash's pages come whole from its package: they keep what they load, but are framed nowhere. */
+const framedNowhere = (_req: Request, res: Response, next: NextFunction) => {
+  res.setHeader('Content-Security-Policy', FRAMING_ONLY_CSP);
+  next();
+};
 
 /**
  * Operator pages behind ADMIN_TOKEN: the Agenda dashboard at /admin/jobs. The token is accepted as a bearer token
@@ -12,7 +19,7 @@ import { renderError } from './http/error-handler.js';
 export function createAdminRouter(adminToken: string, agenda: Agenda): Router {
   const router = Router();
   router.use('/admin', requireAdminToken(adminToken));
-  router.use('/admin/jobs', createExpressMiddleware(agenda));
+  router.use('/admin/jobs', framedNowhere, createExpressMiddleware(agenda));
   return router;
 }
 

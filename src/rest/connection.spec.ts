@@ -45,7 +45,7 @@ export const connectionRoutes = {
     operationId: 'setConnectionToken',
     summary: 'Connect with a personal access token (extension)',
     description:
-      'The token is checked with the upstream’s whoami before it is stored (sealed under SECRET_KEY; never shown again). A refused token is a 400 and stores nothing. Replaces any earlier connection of the account.',
+      'The token is checked with the upstream’s whoami before it is stored (sealed under SECRET_KEY; never shown again). A refused token is a 400 and stores nothing; so is, at once and without asking the upstream, one that cannot be a bearer token (characters other than letters, digits and `-._~+/`, then `=` padding). Replaces any earlier connection of the account.',
     tag,
     body: connectionInput.setToken,
     success: { status: 200, description: 'The stored connection', schema: ConnectionResponse },

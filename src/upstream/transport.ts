@@ -20,7 +20,7 @@ import type {
   UpstreamRequestSent,
   UpstreamStats,
 } from './types.js';
-import { CONNECTION_ERROR, INVALID_RESPONSE, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
+import { CONNECTION_ERROR, INVALID_RESPONSE, INVALID_TOKEN, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
 import { sendInSlot } from './wire-instant.js';
 
 export interface UpstreamCall<T> {
@@ -98,6 +98,11 @@ export class UpstreamTransport {
     let renewed = false;
     for (let attempt = 1; ; attempt += 1) {
       call.signal?.throwIfAborted();
+      if (!isHeaderValue(`Bearer ${token.token}`)) {
+        // fetch would refuse it before sending anything, every time: nothing to send, nothing to retry.
+        const failure = { type: INVALID_TOKEN, message: 'the token cannot be sent in an HTTP header', repeatability: 'never' as const };
+        throw this.toError(call, failure, attempt - 1);
+      }
       const slot = await this.limiter.acquire(scope);
       if (call.signal?.aborted) slot.sent();
       call.signal?.throwIfAborted();
@@ -198,6 +203,9 @@ export class UpstreamTransport {
     });
   }
 }
+
+/** RFC 9110 field-value: visible ASCII, obs-text and inner spaces or tabs; no control characters, nothing above U+00FF. */
+const isHeaderValue = (value: string) => /^[\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/.test(value);
 
 function outcomeOf(result: AttemptResult): UpstreamAttempt['outcome'] {
   if (result.ok) return 'ok';

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 export const TIMEOUT = 'TIMEOUT';
 export const CONNECTION_ERROR = 'CONNECTION_ERROR';
 export const INVALID_RESPONSE = 'INVALID_RESPONSE';
+export const INVALID_TOKEN = 'INVALID_TOKEN';
 
 export interface UpstreamFailure {
   method: string;

@@ -64,6 +64,37 @@ describe('a personal access token', () => {
   });
 });
 
+describe('a token that cannot be a bearer token', () => {
+  // Each would fail in fetch before reaching the upstream; refused as input instead, with nothing asked upstream.
+  const malformed = ['pat✓', 'pat\u0000x', 'pat\nInjected: yes', 'pat x', 'patÿ', '=pat', 'pat'.padEnd(513, 'A')];
+
+  it('is a 400 invalid_request naming the field over REST, and stores nothing', async () => {
+    const { http } = await app.newAccount('malformed-pat');
+    for (const token of malformed) {
+      const res = await http('PUT', '/connection', { body: { token } });
+      expect(res.status, JSON.stringify(token)).toBe(400);
+      expect(res.body.code).toBe('invalid_request');
+      expect(res.body.message).toContain('token');
+      expect(res.body.message).not.toContain('upstream');
+    }
+    expect((await http('GET', '/connection')).body).toEqual({ connection: null });
+  });
+
+  it('is an invalid_request over GraphQL too', async () => {
+    const { apiKey } = await app.newAccount('malformed-pat-graphql');
+    for (const token of malformed) {
+      const res = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($token: String!) { connectAirtableToken(input: { token: $token }) { connection { kind } } }', variables: { token } }),
+      });
+      const body = (await res.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
+      expect(body.errors?.[0]?.extensions.code, JSON.stringify(token)).toBe('invalid_request');
+      expect(body.errors?.[0]?.message).toMatch(/^input\.token: (must be a bearer token|Too big)/);
+    }
+  });
+});
+
 describe('tenancy: what an account sees upstream is what its connection sees', () => {
   it('lists only its own user’s bases and cannot reach another user’s base', async () => {
     const ada = await upstreamUser('ada2');
@@ -382,6 +413,9 @@ describe('CLI', () => {
     expect((await app.http('GET', '/connection')).status).toBe(200);
     expect((await runCli(['connection', 'remove', '--account', accountId, '--json'], env)).code).toBe(0);
     expect(JSON.parse((await runCli(['connection', 'show', '--account', accountId, '--json'], env)).stdout)).toEqual({ connection: null });
+    const malformed = await runCli(['connection', 'set-token', '--account', accountId, '--token', 'pat✓', '--json'], env);
+    expect(malformed.code).not.toBe(0);
+    expect(JSON.parse(malformed.stdout).error).toContain('token: must be a bearer token');
   }, 60_000);
 });
 

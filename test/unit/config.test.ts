@@ -71,6 +71,20 @@ describe('loadConfig edge cases', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['HOST', 'PORT', 'SECRET_KEY', 'WEBHOOK_ALLOWED_HOSTS']);
   });
 
+  it('refuses upstream tokens that could never be sent as a bearer token (a pasted newline, a space, a non-ASCII character)', () => {
+    for (const token of ['patAbcdef.123\n', 'pat Abcdefgh', 'patAbcdef✓']) {
+      for (const name of ['AIRTABLE_TOKEN', 'SANDBOX_TOKEN']) {
+        let problems: string[] = [];
+        try {
+          loadConfig({ [name]: token });
+        } catch (e) {
+          problems = (e as ConfigError).problems;
+        }
+        expect(problems, `${name}=${JSON.stringify(token)}`).toEqual([expect.stringMatching(new RegExp(`^${name}: must be a bearer token`))]);
+      }
+    }
+  });
+
   it('accepts a 32-byte base64url secret key', () => {
     const key = Buffer.alloc(32, 7).toString('base64url');
     expect(loadConfig({ SECRET_KEY: key }).secretKey).toBe(key);

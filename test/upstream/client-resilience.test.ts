@@ -48,6 +48,16 @@ describe(UpstreamClient.name, () => {
     expect(client.stats).toEqual({ requests: 2, retries: 1, rateLimited: 0 });
   });
 
+  it('fails at once, sending nothing, with a token that cannot be an HTTP header value', async () => {
+    const { client, requests } = await clientFor((_request, response) => sendJson(response, 200, SCHEMA), { token: 'pat✓' });
+
+    const failure = await failureOf(client.getBaseSchema('appA'));
+
+    expect(failure).toMatchObject({ code: 'upstream_error', upstreamType: 'INVALID_TOKEN' });
+    expect(requests).toHaveLength(0);
+    expect(client.stats.retries).toBe(0);
+  });
+
   it('waits for Retry-After on a 503 before retrying', async () => {
     const { client, requests } = await clientFor((_request, response, index) => {
       if (index === 0) sendJson(response, 503, { error: { type: 'RETRIABLE_ERROR' } }, { 'Retry-After': '1' });

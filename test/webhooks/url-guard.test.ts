@@ -37,6 +37,33 @@ describe(WebhookUrlGuard.name, () => {
     await expect(guard.check('https://intranet.example/hook')).rejects.toThrow(/non-public/);
   });
 
+  // One address in each non-public IPv4 range, and the same address IPv4-mapped, dotted and in hex.
+  const privateV4 = ['0.0.0.1', '10.1.2.3', '100.64.0.1', '127.0.0.1', '169.254.169.254', '172.16.0.1', '192.0.0.8', '192.0.2.1',
+    '192.88.99.1', '192.168.1.1', '198.18.0.1', '198.51.100.1', '203.0.113.1', '224.0.0.1', '255.255.255.255'];
+  const mappedHex = (v4: string) => {
+    const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+    return `::ffff:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  };
+
+  it.each(privateV4)('rejects %s and its IPv4-mapped forms, in DNS answers and as the URL host', async (v4) => {
+    for (const address of [v4, `::ffff:${v4}`, mappedHex(v4), `0:0:0:0:0:ffff:${v4}`]) {
+      const guard = new WebhookUrlGuard([], dns({ 'mapped.example': [[address]] }));
+      await expect(guard.check('https://mapped.example/hook'), address).rejects.toThrow(/non-public/);
+      const host = address.includes(':') ? `[${address}]` : address;
+      await expect(new WebhookUrlGuard([], dns({})).check(`https://${host}/hook`), host).rejects.toBeInstanceOf(UnsafeWebhookUrl);
+    }
+  });
+
+  it('rejects every IPv4-mapped address (::ffff:0:0/96), a public IPv4 address inside it too, and accepts that address bare', async () => {
+    for (const address of ['::ffff:93.184.216.34', '::ffff:5db8:d822', '::ffff:0:5db8:d822']) {
+      const guard = new WebhookUrlGuard([], dns({ 'mapped.example': [[address]] }));
+      await expect(guard.check('https://mapped.example/hook'), address).rejects.toThrow(/non-public/);
+    }
+    const guard = new WebhookUrlGuard([], dns({ 'public.example': [['93.184.216.34'], ['2606:2800:220:1::1']] }));
+    await expect(guard.check('https://public.example/hook')).resolves.toMatchObject({ address: '93.184.216.34' });
+    await expect(guard.check('https://public.example/hook')).resolves.toMatchObject({ address: '2606:2800:220:1::1' });
+  });
+
   it('rejects a host that does not resolve', async () => {
     await expect(new WebhookUrlGuard([], dns({})).check('https://nowhere.example/')).rejects.toThrow(/does not resolve/);
   });

@@ -28,7 +28,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const answer = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const body = JSON.stringify({ message: answer.message, code: answer.code });
   socket.end(
-    `HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { bearerToken } from './bearer-token.js';
 
 /** What connecting with a personal access token (`ConnectionService.setToken`) accepts. */
 export const connectionInput = {
-  setToken: z.strictObject({ token: z.string().min(1).max(512).meta({ example: 'patXXXXXXXXXXXXXX.0123…' }) }),
+  setToken: z.strictObject({ token: bearerToken.meta({ example: 'patXXXXXXXXXXXXXX.0123…' }) }),
 };

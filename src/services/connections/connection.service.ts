@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js';
 import type { TokenGrant } from '../../upstream/oauth-client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { SecretBox } from '../secret-box.js';
+import { bearerToken } from './bearer-token.js';
 import type { ClientForToken } from './upstream-access.js';
 
 /** What an account may see of its connection: never a token. */
@@ -51,6 +52,9 @@ export class ConnectionService {
 
   /** PUT /connection: the token is checked with the upstream first; a refused one stores nothing. */
   async setToken(accountId: string, token: string): Promise<ConnectionView> {
+    // REST and GraphQL check the input schema already; the CLI comes straight here.
+    const shape = bearerToken.safeParse(token);
+    if (!shape.success) throw invalidRequest(`token: ${shape.error.issues[0]!.message}`);
     const identity = await this.identify(token);
     const now = new Date();
     const row = await this.store(accountId, {

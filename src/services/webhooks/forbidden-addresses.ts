@@ -2,8 +2,8 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a webhook may not reach unless its host is allow-listed: everything that is not on the public
- * internet (IANA special-purpose registries). IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are matched against
- * the IPv4 ranges by BlockList itself.
+ * internet (IANA special-purpose registries), IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) whatever IPv4 address
+ * they carry.
  */
 const IPV4_RANGES: Array<[string, number]> = [
   ['0.0.0.0', 8], // "this network", 0.0.0.0
@@ -25,6 +25,10 @@ const IPV4_RANGES: Array<[string, number]> = [
 
 const IPV6_RANGES: Array<[string, number]> = [
   ['::', 96], // unspecified, loopback (::1) and the deprecated IPv4-compatible form
+  // IPv4-mapped (::ffff:a.b.c.d, also written ::ffff:7f00:1): a socket given one reaches the IPv4 address in it.
+  // BlockList matches them against the IPv4 ranges too; all of them are refused, as the special-purpose registry has it.
+  ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765 SIIT): embeds any IPv4 address
   ['64:ff9b::', 96], // NAT64: would reach any IPv4 address, private ones included
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
@@ -37,9 +41,11 @@ const IPV6_RANGES: Array<[string, number]> = [
   ['ff00::', 8], // multicast
 ];
 
-const forbidden = new BlockList();
-for (const [network, prefix] of IPV4_RANGES) forbidden.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of IPV6_RANGES) forbidden.addSubnet(network, prefix, 'ipv6');
+// Two lists: BlockList checks an IPv4 address against IPv6 rules as its mapped form, which ::ffff:0:0/96 would match.
+const forbiddenV4 = new BlockList();
+for (const [network, prefix] of IPV4_RANGES) forbiddenV4.addSubnet(network, prefix, 'ipv4');
+const forbiddenV6 = new BlockList();
+for (const [network, prefix] of IPV6_RANGES) forbiddenV6.addSubnet(network, prefix, 'ipv6');
 
 /** Cloud metadata services by name, whatever DNS says (`localhost` itself is caught by its addresses). */
 const FORBIDDEN_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
@@ -48,7 +54,7 @@ const FORBIDDEN_NAMES = new Set(['metadata', 'metadata.google.internal', 'metada
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return forbidden.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? forbiddenV4.check(address, 'ipv4') : forbiddenV6.check(address, 'ipv6');
 }
 
 /** True for a metadata service name or a `*.localhost` name. */
