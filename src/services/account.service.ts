@@ -61,12 +61,14 @@ export class AccountService {
   async createKey(accountId: string, name: string | null = null): Promise<{ key: KeySummary; apiKey: string }> {
     await this.requireAccount(accountId);
     const working = () => this.keys.countBy({ accountId, revokedAt: IsNull() });
-    await this.keyQuota.requireRoom(working);
-    const apiKey = generateApiKey();
-    const row = Object.assign(newKeyRow(accountId, apiKey), { name });
-    await this.keys.insert(row);
-    await this.keyQuota.keepWithin(working, () => this.keys.delete({ id: row.id }));
-    return { key: toKeySummary(row), apiKey };
+    return this.keyQuota.run(accountId, async () => {
+      await this.keyQuota.requireRoom(working);
+      const apiKey = generateApiKey();
+      const row = Object.assign(newKeyRow(accountId, apiKey), { name });
+      await this.keys.insert(row);
+      await this.keyQuota.keepWithin(working, () => this.keys.delete({ id: row.id }));
+      return { key: toKeySummary(row), apiKey };
+    });
   }
 
   /** The account's keys that still work, oldest first. */

@@ -99,7 +99,11 @@ export class MonitoringConfigService implements WatchDemand {
    * the same monitoring base, or into the same given table) is refused with its id, and so is a second create of it
    * while the first runs: nothing is made upstream twice.
    */
-  async create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+  create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+    return this.quota.run(accountId, () => this.createWithinQuota(accountId, input));
+  }
+
+  private async createWithinQuota(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
     const held = () => this.repository.countBy({ accountId });
     await this.quota.requireRoom(held);
     const upstream = await this.access.forAccount(accountId);

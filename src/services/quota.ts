@@ -1,14 +1,18 @@
 import { QUOTA_VARIABLES, type Quotas } from '../config.js';
 import { conflict, type AppError } from '../errors.js';
+import { KeyedMutex } from './keyed-mutex.js';
 
 /**
- * One per-account quota (config.quotas). A create checks for room before doing anything (upstream calls included),
- * inserts its row, then counts again with the row in: the count after the insert is what holds under concurrency,
- * on SQLite and PostgreSQL alike, without a lock. Of creates racing past the first check, any row that is kept was
- * counted with every row inserted before it, so the quota is never exceeded (two racing for the last place may both
- * be refused, never both kept).
+ * One per-account quota (config.quotas). A create runs under `run` (one create of the account at a time in this
+ * process, so a burst is counted exactly), checks for room before doing anything (upstream calls included), inserts
+ * its row, then counts again with the row in. That second count is what holds across processes, on SQLite and
+ * PostgreSQL alike, without a database lock: of creates racing past the first check, any row that is kept was
+ * counted with every row inserted before it, so the quota is never exceeded (two processes racing for the last place
+ * may both be refused, never both kept).
  */
 export class Quota {
+  private readonly mutex = new KeyedMutex();
+
   constructor(
     readonly name: keyof Quotas,
     readonly limit: number,
@@ -27,6 +31,11 @@ export class Quota {
     return conflict(
       `This account has reached its quota of ${this.limit} ${this.noun}${where} (${QUOTA_VARIABLES[this.name]}): ${this.remedy} before creating another`,
     );
+  }
+
+  /** Runs one create of the account's (`key`) at a time in this process. */
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(key, work);
   }
 
   /** Refuses when `count` (the account's rows now) leaves no room for one more. */

@@ -95,6 +95,10 @@ export class UsageBaseService {
     if (await this.repository.existsBy({ accountId, baseId: input.baseId })) {
       throw conflict(`Base ${input.baseId} is tracked already`);
     }
+    return this.quota.run(accountId, () => this.insertWithinQuota(accountId, input));
+  }
+
+  private async insertWithinQuota(accountId: string, input: CreateUsageBaseInput): Promise<UsageBase> {
     const tracked = () => this.repository.countBy({ accountId });
     await this.quota.requireRoom(tracked);
     const upstreamBase = (await this.access.listBases(accountId)).find((b) => b.id === input.baseId);

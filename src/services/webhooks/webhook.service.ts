@@ -107,38 +107,40 @@ export class WebhookService implements WatchDemand {
     }
     const onBase = () => this.repository.countBy({ accountId, baseId: input.baseId, active: true });
     const where = ` on base ${input.baseId}`;
-    await this.quota.requireRoom(onBase, where);
-    await this.checkUpstreamTarget(accountId, input.baseId, target);
-    const secret = createSigningSecret();
-    const now = new Date();
-    const webhook = Object.assign(new Webhook(), {
-      id: randomUUID(),
-      accountId,
-      baseId: input.baseId,
-      ...target,
-      webhookUrl,
-      coalesceUpdates: input.coalesceUpdates ?? false,
-      secret: this.secrets.seal(secret),
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      active: true,
-      deactivatedAt: null,
-      deactivationReason: null,
-      failingSince: null,
-      createdAt: now,
-      updatedAt: now,
+    return this.quota.run(`${accountId}:${input.baseId}`, async () => {
+      await this.quota.requireRoom(onBase, where);
+      await this.checkUpstreamTarget(accountId, input.baseId, target);
+      const secret = createSigningSecret();
+      const now = new Date();
+      const webhook = Object.assign(new Webhook(), {
+        id: randomUUID(),
+        accountId,
+        baseId: input.baseId,
+        ...target,
+        webhookUrl,
+        coalesceUpdates: input.coalesceUpdates ?? false,
+        secret: this.secrets.seal(secret),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        active: true,
+        deactivatedAt: null,
+        deactivationReason: null,
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.repository.insert(webhook);
+      await this.quota.keepWithin(onBase, () => this.repository.delete({ id: webhook.id }), where);
+      if (!forwardsChanges(webhook)) return { webhook, secret };
+      try {
+        await this.watches.ensure({ accountId, baseId: webhook.baseId });
+      } catch (error) {
+        // Without an upstream watch the webhook would never fire: take it back and report the upstream failure.
+        await this.repository.delete({ id: webhook.id });
+        throw error;
+      }
+      return { webhook, secret };
     });
-    await this.repository.insert(webhook);
-    await this.quota.keepWithin(onBase, () => this.repository.delete({ id: webhook.id }), where);
-    if (!forwardsChanges(webhook)) return { webhook, secret };
-    try {
-      await this.watches.ensure({ accountId, baseId: webhook.baseId });
-    } catch (error) {
-      // Without an upstream watch the webhook would never fire: take it back and report the upstream failure.
-      await this.repository.delete({ id: webhook.id });
-      throw error;
-    }
-    return { webhook, secret };
   }
 
   /** DELETE: the webhook stops being active; its pending deliveries are dropped, its delivery log is kept. */
