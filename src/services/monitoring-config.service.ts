@@ -96,8 +96,8 @@ export class MonitoringConfigService implements WatchDemand {
   /**
    * Checks both bases upstream, creates the Changes table when no table is given (or adds the missing columns to
    * the given one), stores the config and makes sure the base is watched. An identical config (the same base into
-   * the same monitoring base, or into the same given table) is refused with its id, and so is a second create of it
-   * while the first runs: nothing is made upstream twice.
+   * the same monitoring base with the same scope, or into the same given table) is refused with its id, and a second
+   * create of the base into that monitoring base while one runs is refused: nothing is made upstream twice.
    */
   create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
     return this.quota.run(accountId, () => this.createWithinQuota(accountId, input));
@@ -136,11 +136,14 @@ export class MonitoringConfigService implements WatchDemand {
     });
   }
 
-  /** Without a table: any config of the base into that monitoring base; with one: a config into that table. */
+  /**
+   * Without a table: a config of the base into that monitoring base with the same scope (it would log the same rows
+   * into a second table; other scopes log other rows); with one: a config into that table.
+   */
   private async refuseIdentical(accountId: string, input: CreateMonitoringConfigInput): Promise<void> {
     const where = input.monitoringTableId
       ? { accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }
-      : { accountId, baseId: input.baseId, monitoringBaseId: input.monitoringBaseId };
+      : { accountId, baseId: input.baseId, monitoringBaseId: input.monitoringBaseId, scope: input.scope ?? 'all' };
     const existing = await this.repository.findOne({ where, order: { createdAt: 'ASC', id: 'ASC' } });
     if (!existing) return;
     throw conflict(

@@ -44,14 +44,16 @@ describe('an identical monitoring config', () => {
     const tables = await changesTables(changeLog);
     for (const input of [
       { baseId: catalog, monitoringBaseId: changeLog },
-      { baseId: catalog, monitoringBaseId: changeLog, scope: 'schema_only' as const },
-      { baseId: catalog, monitoringBaseId: changeLog, monitoringTableId: first.monitoringTableId },
+      { baseId: catalog, monitoringBaseId: changeLog, scope: 'all' as const, timezone: 'Europe/Berlin' },
+      { baseId: catalog, monitoringBaseId: changeLog, scope: 'schema_only' as const, monitoringTableId: first.monitoringTableId },
     ]) {
       const refusal = await configs.create(accountId, input).catch((error: unknown) => error);
       expect(conflictMessage(refusal), JSON.stringify(input)).toContain(`by monitoring config ${first.id}`);
     }
     expect(await changesTables(changeLog)).toEqual(tables);
     expect(await configs.list(accountId)).toHaveLength(1);
+    // Another scope logs other rows: a table of its own.
+    await expect(configs.create(accountId, { baseId: catalog, monitoringBaseId: changeLog, scope: 'schema_only' })).resolves.toBeDefined();
     // Another account logs the same bases as it likes.
     const other = await app.newAccount('identical, elsewhere');
     await expect(configs.create(other.accountId, { baseId: catalog, monitoringBaseId: changeLog })).resolves.toBeDefined();
