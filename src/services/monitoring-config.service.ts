@@ -114,7 +114,7 @@ export class MonitoringConfigService implements WatchDemand {
     if (!monitoring) throw upstreamBaseNotFound(input.monitoringBaseId);
     const claim = { accountId, baseId: monitored.id, monitoringBaseId: monitoring.id };
     const busy = () =>
-      conflict(`A monitoring config of base ${monitored.id} into base ${monitoring.id} is being created already: list the configs once it is done`);
+      conflict(`A monitoring config of base ${monitored.id} into base ${monitoring.id} is being created already: try again once it is done`);
     return this.claims.run(claim, busy, async () => {
       await this.refuseIdentical(accountId, input);
       const table = await this.changesTable(upstream, input.monitoringBaseId, input.monitoringTableId);
