@@ -59,7 +59,7 @@ async function run(argv: string[]): Promise<Output> {
   const config = loadConfig();
   const dataSource = await openDatabase(config.database);
   try {
-    const accounts = new AccountService(dataSource);
+    const accounts = new AccountService(dataSource, config.quotas);
     const connections = () => connectionService(config, dataSource);
     switch (command) {
       case 'account create': {

@@ -186,6 +186,10 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
   GRAPHQL_MAX_SOCKETS_PER_ACCOUNT: integer(1, 10_000, 20),
+  MAX_API_KEYS_PER_ACCOUNT: integer(1, 100_000, 50),
+  MAX_WEBHOOKS_PER_BASE: integer(1, 100_000, 10),
+  MAX_TRACKED_BASES_PER_ACCOUNT: integer(1, 100_000, 100),
+  MAX_MONITORING_CONFIGS_PER_ACCOUNT: integer(1, 100_000, 50),
   CORS_ORIGINS: corsOrigins,
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
 });
@@ -262,6 +266,8 @@ export interface Config {
     /** Subscription sockets one account may hold open on this process; the next is closed with 4429. */
     maxSocketsPerAccount: number;
   };
+  /** What one account may hold at most; past a quota a create is refused with 409 `conflict`. */
+  quotas: Quotas;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   apiRateLimitPerMinute: number;
   countLockTtlMs: number;
@@ -294,6 +300,25 @@ export interface Config {
     usageMaxRetries: number;
   };
 }
+
+export interface Quotas {
+  /** Working (unrevoked) API keys of an account. */
+  apiKeysPerAccount: number;
+  /** Active forwarding webhooks an account has on one upstream base. */
+  webhooksPerBase: number;
+  /** Tracked (usage) bases of an account. */
+  trackedBasesPerAccount: number;
+  /** Monitoring configs of an account. */
+  monitoringConfigsPerAccount: number;
+}
+
+/** The variable that sets each quota, named in the refusal so that an operator knows what to raise. */
+export const QUOTA_VARIABLES: Record<keyof Quotas, string> = {
+  apiKeysPerAccount: 'MAX_API_KEYS_PER_ACCOUNT',
+  webhooksPerBase: 'MAX_WEBHOOKS_PER_BASE',
+  trackedBasesPerAccount: 'MAX_TRACKED_BASES_PER_ACCOUNT',
+  monitoringConfigsPerAccount: 'MAX_MONITORING_CONFIGS_PER_ACCOUNT',
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -369,6 +394,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: e.GRAPHQL_INTROSPECTION,
       responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB,
       maxSocketsPerAccount: e.GRAPHQL_MAX_SOCKETS_PER_ACCOUNT,
+    },
+    quotas: {
+      apiKeysPerAccount: e.MAX_API_KEYS_PER_ACCOUNT,
+      webhooksPerBase: e.MAX_WEBHOOKS_PER_BASE,
+      trackedBasesPerAccount: e.MAX_TRACKED_BASES_PER_ACCOUNT,
+      monitoringConfigsPerAccount: e.MAX_MONITORING_CONFIGS_PER_ACCOUNT,
     },
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,

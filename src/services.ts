@@ -95,7 +95,7 @@ export function createServices(
   options: ServiceOptions,
 ): Services {
   const { logger } = options;
-  const accounts = new AccountService(dataSource);
+  const accounts = new AccountService(dataSource, config.quotas);
   const sessions = new SessionService(dataSource);
   const users = new UserService(dataSource, sessions, userOptions(config));
   const secrets = new SecretBox(options.secretKey);
@@ -103,7 +103,7 @@ export function createServices(
   const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
   const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
   const upstreamAccess = new UpstreamAccess(dataSource, config.sharedToken ? upstream : undefined, accessTokens, options.clientForToken);
-  const usageBases = new UsageBaseService(dataSource, upstreamAccess);
+  const usageBases = new UsageBaseService(dataSource, upstreamAccess, config.quotas);
   const snapshots = new SnapshotService(dataSource, usageBases);
   const usageLimits = new UsageLimitsService(dataSource, usageBases);
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstreamAccess, {
@@ -114,7 +114,7 @@ export function createServices(
     notificationUrl: options.notificationUrl,
     logger,
   });
-  const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger);
+  const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger, config.quotas);
   const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
   const usageCounting = new UsageCountingService(dataSource, usageBases, snapshots, changeIngest, upstreamAccess, config.audit.retentionDays);
   const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, usageCounting, {

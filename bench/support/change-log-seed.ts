@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MonitoringConfig } from '../../src/entities/index.js';
 import { openDatabase } from '../../src/database.js';
+import { loadConfig } from '../../src/config.js';
 import { AccountService } from '../../src/services/account.service.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
 import { createSandbox } from '../../src/sandbox/index.js';
@@ -64,7 +65,7 @@ export async function seedChangeLog(databasePath: string, apiKey: string, option
   const dataSource = await openDatabase({ type: 'sqlite', path: databasePath });
   let configId: string;
   try {
-    const { account } = await new AccountService(dataSource).ensureKey(apiKey, 'bench');
+    const { account } = await new AccountService(dataSource, loadConfig({}).quotas).ensureKey(apiKey, 'bench');
     configId = randomUUID();
     const now = new Date(options.until);
     // Bases of the demo seed, which the built service's sandbox has too: at start-up it watches the monitored one.

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { snapshotDayJson } from '../../src/rest/usage.mappers.js';
 import type { RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/config.js';
 import { AccountService } from '../../src/services/account.service.js';
 import { median } from './percentiles.js';
 
@@ -56,7 +57,7 @@ export async function measureSnapshotPhases(target: BreakdownTarget): Promise<{ 
   const phases = steps.map((name, step) => ({ name, medianMs: median(times[step]) }));
   // A fresh service has nothing kept, so this times the database lookup every request paid before.
   const miss = await phase('authenticate the API key on a miss (one joined query)', () =>
-    new AccountService(running.dataSource).authenticate(apiKey),
+    new AccountService(running.dataSource, loadConfig({}).quotas).authenticate(apiKey),
   );
   phases.splice(1, 0, miss);
   phases.splice(3, 0, ...(await driverPhases(target)));

@@ -5,6 +5,7 @@ import { ChangeEntryField } from './change-entry-field.entity.js';
 import { ChangeOutbox } from './change-outbox.entity.js';
 import { DeploymentKey } from './deployment-key.entity.js';
 import { MonitoringConfig } from './monitoring-config.entity.js';
+import { MonitoringConfigClaim } from './monitoring-config-claim.entity.js';
 import { OAuthState } from './oauth-state.entity.js';
 import { SetPasswordToken } from './set-password-token.entity.js';
 import { UpstreamApiCall } from './upstream-api-call.entity.js';
@@ -24,7 +25,7 @@ import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
 export { OAuthState, UpstreamApiCall, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
 export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
-export { DeploymentKey };
+export { DeploymentKey, MonitoringConfigClaim };
 export type { UsageMetric } from './usage-alert.entity.js';
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
@@ -43,6 +44,7 @@ export const entities = [
   ChangeOutbox,
   DeploymentKey,
   MonitoringConfig,
+  MonitoringConfigClaim,
   OAuthState,
   SetPasswordToken,
   UpstreamApiCall,

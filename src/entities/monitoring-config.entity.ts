@@ -5,6 +5,7 @@ import { idColumn, timestampColumn } from './columns.js';
 @Entity('monitoring_config')
 @Index('uq_monitoring_config_target', ['accountId', 'baseId', 'monitoringTableId'], { unique: true })
 @Index('ix_monitoring_config_base', ['accountId', 'baseId'])
+@Index('ix_monitoring_config_monitoring_base', ['monitoringBaseId'])
 export class MonitoringConfig {
   @PrimaryColumn(idColumn())
   id: string;

@@ -27,7 +27,9 @@ export class ApiKeyResolver {
     return paginate(args, accountListSource(keys), accountListCursors('api-keys', account.restId), LIST_PAGE);
   }
 
-  @Mutation(() => CreateApiKeyPayload, { description: 'Make an API key for the caller’s account; the payload shows the key once' })
+  @Mutation(() => CreateApiKeyPayload, {
+    description: 'Make an API key for the caller’s account; the payload shows the key once. Refused with conflict past the account’s quota of working keys (MAX_API_KEYS_PER_ACCOUNT, default 50)',
+  })
   async createApiKey(
     @Arg('input', () => CreateApiKeyInput, { description: 'The key’s name' }) input: CreateApiKeyInput,
     @Ctx() context: GraphqlContext,

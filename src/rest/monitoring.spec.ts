@@ -58,7 +58,7 @@ export const monitoringRoutes = {
     operationId: 'createMonitoringConfig',
     summary: 'Log a base’s changes into a Changes table (extension)',
     description:
-      'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per base, shared by every account that watches it. 409 when the base is logged into that table already; 404 for a base the account’s connection does not see (whether it exists elsewhere or not), 400 for an unknown table.',
+      'Without `monitoringTableId` a Changes table (one column per field of a change entry) is created in the monitoring base; a given table gets the columns it lacks. The base is watched through one upstream webhook per base, shared by every account that watches it. 409 `conflict` for an identical config (the base into the same monitoring base with the same scope and no table, or into the same table: the message names the existing config), while an identical one is being created, and past the account’s quota (`MAX_MONITORING_CONFIGS_PER_ACCOUNT`, default 50), with nothing made upstream; 404 for a base the account’s connection does not see (whether it exists elsewhere or not), 400 for an unknown table.',
     tag,
     body: monitoringConfigInput.create,
     success: { status: 201, description: 'The new config', schema: ConfigResponse },

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
 import { generateApiKey, hashApiKey, keyPrefix } from '../auth/api-key.js';
 import { CallerCache } from '../auth/caller-cache.js';
+import type { Quotas } from '../config.js';
 import { Account, ApiKey } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
+import { Quota } from './quota.js';
 
 export interface AccountSummary {
   id: string;
@@ -34,10 +36,15 @@ export class AccountService {
   private readonly accounts: Repository<Account>;
   private readonly keys: Repository<ApiKey>;
   private readonly callers = new CallerCache<Caller>();
+  private readonly keyQuota: Quota;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    quotas: Pick<Quotas, 'apiKeysPerAccount'>,
+  ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
+    this.keyQuota = new Quota('apiKeysPerAccount', quotas.apiKeysPerAccount, 'working API keys', 'revoke one');
   }
 
   async create(name: string): Promise<{ account: AccountSummary; apiKey: string }> {
@@ -53,9 +60,15 @@ export class AccountService {
 
   async createKey(accountId: string, name: string | null = null): Promise<{ key: KeySummary; apiKey: string }> {
     await this.requireAccount(accountId);
-    const apiKey = generateApiKey();
-    const row = await this.keys.save(Object.assign(newKeyRow(accountId, apiKey), { name }));
-    return { key: toKeySummary(row), apiKey };
+    const working = () => this.keys.countBy({ accountId, revokedAt: IsNull() });
+    return this.keyQuota.run(accountId, async () => {
+      await this.keyQuota.requireRoom(working);
+      const apiKey = generateApiKey();
+      const row = Object.assign(newKeyRow(accountId, apiKey), { name });
+      await this.keys.insert(row);
+      await this.keyQuota.keepWithin(working, () => this.keys.delete({ id: row.id }));
+      return { key: toKeySummary(row), apiKey };
+    });
   }
 
   /** The account's keys that still work, oldest first. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { Quotas } from '../config.js';
 import { ChangeOutbox, MonitoringConfig } from '../entities/index.js';
 import { conflict, invalidRequest, notFound, upstreamBaseNotFound } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -12,6 +13,8 @@ import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/change
 import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
+import { MonitoringConfigClaims } from './monitoring-config-claims.js';
+import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 
 export interface CreateMonitoringConfigInput {
@@ -35,15 +38,20 @@ export type ChangeLogTarget = Pick<MonitoringConfig, 'id' | 'monitoringBaseId' |
 export class MonitoringConfigService implements WatchDemand {
   private readonly repository: Repository<MonitoringConfig>;
   private readonly byIdAndAccount: EntityLookup<MonitoringConfig>;
+  private readonly claims: MonitoringConfigClaims;
+  private readonly quota: Quota;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: UpstreamAccess,
     private readonly watches: UpstreamWatchService,
     private readonly logger: Logger,
+    quotas: Pick<Quotas, 'monitoringConfigsPerAccount'>,
   ) {
     this.repository = dataSource.getRepository(MonitoringConfig);
     this.byIdAndAccount = new EntityLookup(dataSource, MonitoringConfig, ['id', 'accountId']);
+    this.claims = new MonitoringConfigClaims(dataSource);
+    this.quota = new Quota('monitoringConfigsPerAccount', quotas.monitoringConfigsPerAccount, 'monitoring configs', 'delete one');
     watches.addDemand(this);
   }
 
@@ -87,21 +95,71 @@ export class MonitoringConfigService implements WatchDemand {
 
   /**
    * Checks both bases upstream, creates the Changes table when no table is given (or adds the missing columns to
-   * the given one), stores the config and makes sure the base is watched.
+   * the given one), stores the config and makes sure the base is watched. An identical config (the same base into
+   * the same monitoring base with the same scope, or into the same given table) is refused with its id, and a second
+   * create of the base into that monitoring base while one runs is refused: nothing is made upstream twice.
    */
-  async create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+  create(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+    return this.quota.run(accountId, () => this.createWithinQuota(accountId, input));
+  }
+
+  private async createWithinQuota(accountId: string, input: CreateMonitoringConfigInput): Promise<MonitoringConfig> {
+    const held = () => this.repository.countBy({ accountId });
+    await this.quota.requireRoom(held);
     const upstream = await this.access.forAccount(accountId);
     const bases = await this.access.listBases(accountId);
     const monitored = bases.find((b) => b.id === input.baseId);
     if (!monitored) throw upstreamBaseNotFound(input.baseId);
     const monitoring = bases.find((b) => b.id === input.monitoringBaseId);
     if (!monitoring) throw upstreamBaseNotFound(input.monitoringBaseId);
-    if (input.monitoringTableId && (await this.repository.existsBy({ accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }))) {
-      throw conflict(`Base ${input.baseId} is logged into table ${input.monitoringTableId} already`);
-    }
-    const table = await this.changesTable(upstream, input.monitoringBaseId, input.monitoringTableId);
+    const claim = { accountId, baseId: monitored.id, monitoringBaseId: monitoring.id };
+    const busy = () =>
+      conflict(`A monitoring config of base ${monitored.id} into base ${monitoring.id} is being created already: try again once it is done`);
+    return this.claims.run(claim, busy, async () => {
+      await this.refuseIdentical(accountId, input);
+      const table = await this.changesTable(upstream, input.monitoringBaseId, input.monitoringTableId);
+      const config = this.newConfig(accountId, input, monitored, monitoring, table);
+      try {
+        await this.repository.insert(config);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is logged into table ${table.id} already`);
+        throw error;
+      }
+      await this.quota.keepWithin(held, () => this.repository.delete({ id: config.id }));
+      try {
+        await this.watches.ensure({ accountId, baseId: config.baseId });
+      } catch (error) {
+        await this.repository.delete({ id: config.id });
+        throw error;
+      }
+      return config;
+    });
+  }
+
+  /**
+   * Without a table: a config of the base into that monitoring base with the same scope (it would log the same rows
+   * into a second table; other scopes log other rows); with one: a config into that table.
+   */
+  private async refuseIdentical(accountId: string, input: CreateMonitoringConfigInput): Promise<void> {
+    const where = input.monitoringTableId
+      ? { accountId, baseId: input.baseId, monitoringTableId: input.monitoringTableId }
+      : { accountId, baseId: input.baseId, monitoringBaseId: input.monitoringBaseId, scope: input.scope ?? 'all' };
+    const existing = await this.repository.findOne({ where, order: { createdAt: 'ASC', id: 'ASC' } });
+    if (!existing) return;
+    throw conflict(
+      `Base ${input.baseId} is logged into table ${existing.monitoringTableId} of base ${existing.monitoringBaseId} already, by monitoring config ${existing.id}`,
+    );
+  }
+
+  private newConfig(
+    accountId: string,
+    input: CreateMonitoringConfigInput,
+    monitored: { id: string; name: string },
+    monitoring: { id: string; name: string },
+    table: { id: string; name: string },
+  ): MonitoringConfig {
     const now = new Date();
-    const config = Object.assign(new MonitoringConfig(), {
+    return Object.assign(new MonitoringConfig(), {
       id: randomUUID(),
       accountId,
       baseId: monitored.id,
@@ -122,19 +180,6 @@ export class MonitoringConfigService implements WatchDemand {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await this.repository.insert(config);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is logged into table ${table.id} already`);
-      throw error;
-    }
-    try {
-      await this.watches.ensure({ accountId, baseId: config.baseId });
-    } catch (error) {
-      await this.repository.delete({ id: config.id });
-      throw error;
-    }
-    return config;
   }
 
   async update(accountId: string, id: string, input: UpdateMonitoringConfigInput): Promise<MonitoringConfig> {

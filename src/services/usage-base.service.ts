@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
+import type { Quotas } from '../config.js';
 import { UsageBase } from '../entities/index.js';
 import { conflict, notFound, upstreamBaseNotFound } from '../errors.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import { isUniqueViolation } from './db-errors.js';
 import { EntityLookup } from './entity-lookup.js';
+import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 
 export interface CreateUsageBaseInput {
@@ -31,13 +33,16 @@ export class UsageBaseService {
   private readonly repository: Repository<UsageBase>;
   private readonly byIdAndAccount: EntityLookup<UsageBase>;
   private readonly listeners: UsageBaseListener[] = [];
+  private readonly quota: Quota;
 
   constructor(
     dataSource: DataSource,
     private readonly access: UpstreamAccess,
+    quotas: Pick<Quotas, 'trackedBasesPerAccount'>,
   ) {
     this.repository = dataSource.getRepository(UsageBase);
     this.byIdAndAccount = new EntityLookup(dataSource, UsageBase, ['id', 'accountId']);
+    this.quota = new Quota('trackedBasesPerAccount', quotas.trackedBasesPerAccount, 'tracked bases', 'stop tracking one');
   }
 
   onChange(listener: UsageBaseListener): void {
@@ -90,6 +95,12 @@ export class UsageBaseService {
     if (await this.repository.existsBy({ accountId, baseId: input.baseId })) {
       throw conflict(`Base ${input.baseId} is tracked already`);
     }
+    return this.quota.run(accountId, () => this.insertWithinQuota(accountId, input));
+  }
+
+  private async insertWithinQuota(accountId: string, input: CreateUsageBaseInput): Promise<UsageBase> {
+    const tracked = () => this.repository.countBy({ accountId });
+    await this.quota.requireRoom(tracked);
     const upstreamBase = (await this.access.listBases(accountId)).find((b) => b.id === input.baseId);
     if (!upstreamBase) throw upstreamBaseNotFound(input.baseId);
     const now = new Date();
@@ -112,6 +123,7 @@ export class UsageBaseService {
       if (isUniqueViolation(error)) throw conflict(`Base ${input.baseId} is tracked already`);
       throw error;
     }
+    await this.quota.keepWithin(tracked, () => this.repository.delete({ id: base.id }));
     for (const listener of this.listeners) await listener.saved(base);
     return base;
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_URL, admin } from '../support/postgres.js';
 import { appendChanges, newestFirst, type LoggedChange } from '../support/change-entries.js';
-import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
+import { DEMO_BASES, newLogBase, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { asRest, CHANGE_FIELDS } from './support/shapes.js';
@@ -28,9 +28,8 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
     app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
     graphql = createGraphql(app.url, app.apiKey);
     const baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
-    const monitoringBaseId = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
     for (let c = 0; c < 3; c += 1) {
-      const created = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
+      const created = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId: newLogBase(app) } });
       expect(created.status).toBe(201);
       const changes = Array.from({ length: 40 + c }, (_, i) => ({
         occurredAt: new Date(Date.parse('2026-03-07T00:00:00.000Z') + Math.floor(i / 2) * 600_000).toISOString(),

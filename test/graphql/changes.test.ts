@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
-import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
+import { DEMO_BASES, newLogBase, upstreamBaseId } from '../support/factories.js';
 import type { Http } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
@@ -46,8 +46,7 @@ afterAll(() => app?.close());
 
 async function newConfig(http: Http): Promise<{ id: string }> {
   const baseId = await upstreamBaseId(http, DEMO_BASES.catalog);
-  const monitoringBaseId = await upstreamBaseId(http, DEMO_BASES.changeLog);
-  const res = await http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
+  const res = await http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId: newLogBase(app) } });
   if (res.status !== 201) throw new Error(`creating a config failed: ${res.status} ${res.text}`);
   return res.body.config;
 }

@@ -38,6 +38,7 @@ async function restConfig(id: string) {
   return res.status === 200 ? res.body.config : res.status;
 }
 
+/** A new config: each test logs a base into a monitoring base no other test of the file uses (a second is refused). */
 async function created(input: Record<string, unknown>) {
   const res = await graphql(CREATE, { input });
   expect(res.errors, JSON.stringify(input)).toBeUndefined();
@@ -125,7 +126,7 @@ describe('monitoringConfigs and monitoringConfig', () => {
   });
 
   it('finds one by global id or REST id, as GET /monitoring-config/{id}; not_found otherwise', async () => {
-    const config = await created({ baseId: catalog, monitoringBaseId: changeLog });
+    const config = await created({ baseId: catalog, monitoringBaseId: marketing });
     const rest = await restConfig(config.restId);
     for (const id of [config.id, config.restId]) {
       const res = await graphql(ONE, { id });
@@ -140,7 +141,7 @@ describe('monitoringConfigs and monitoringConfig', () => {
   });
 
   it('round-trips through node(id); another account gets null', async () => {
-    const config = await created({ baseId: marketing, monitoringBaseId: changeLog });
+    const config = await created({ baseId: marketing, monitoringBaseId: catalog });
     const NODE = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on MonitoringConfig { ${MONITORING_CONFIG_FIELDS} } } }`;
     const mine = await graphql(NODE, { ids: [config.id, Buffer.from('MonitoringConfig:00000000-0000-4000-8000-000000000000').toString('base64url')] });
     expect(mine.data.nodes).toEqual([{ __typename: 'MonitoringConfig', ...config }, null]);
@@ -150,7 +151,7 @@ describe('monitoringConfigs and monitoringConfig', () => {
 
 describe('updateMonitoringConfig', () => {
   it('changes what PATCH changes, by global or REST id; an empty input changes nothing', async () => {
-    const config = await created({ baseId: catalog, monitoringBaseId: changeLog });
+    const config = await created({ baseId: changeLog, monitoringBaseId: catalog });
     const res = await graphql(UPDATE, { input: { clientMutationId: 'u-1', id: config.id, scope: 'SCHEMA_ONLY', timezone: 'europe/berlin' } });
     expect(res.errors).toBeUndefined();
     const updated = res.data.updateMonitoringConfig.monitoringConfig;
@@ -162,7 +163,7 @@ describe('updateMonitoringConfig', () => {
   });
 
   it('refuses what PATCH refuses; other accounts’ configs are not_found', async () => {
-    const config = await created({ baseId: catalog, monitoringBaseId: changeLog });
+    const config = await created({ baseId: changeLog, monitoringBaseId: marketing });
     expect(codesOf(await graphql(UPDATE, { input: { id: config.id, timezone: 'Mars/Olympus' } }))).toEqual(['invalid_request']);
     expect(codesOf(await graphql(UPDATE, { input: { id: config.id, scope: 'none' } }))).toEqual(['invalid_request']);
     // REST's spelling is not GraphQL's.
@@ -174,7 +175,7 @@ describe('updateMonitoringConfig', () => {
 
 describe('deleteMonitoringConfig', () => {
   it('deletes as DELETE /monitoring-config/{id} does; a second time, or another account, is not_found', async () => {
-    const config = await created({ baseId: marketing, monitoringBaseId: changeLog });
+    const config = await created({ baseId: catalog, monitoringBaseId: catalog });
     expect(codesOf(await theirs(DELETE, { input: { id: config.id } }))).toEqual(['not_found']);
     const res = await graphql(DELETE, { input: { clientMutationId: 'd-1', id: config.restId } });
     expect(res.data.deleteMonitoringConfig).toEqual({ clientMutationId: 'd-1', deletedMonitoringConfigId: config.id });

@@ -56,8 +56,9 @@ describe('DataLoaders', () => {
 async function accountWithConfigs(count: number) {
   const account = await app.newAccount(`${count} configs`);
   const baseId = await upstreamBaseId(account.http, DEMO_BASES.catalog);
-  const monitoringBaseId = await upstreamBaseId(account.http, DEMO_BASES.changeLog);
   for (let i = 0; i < count; i += 1) {
+    // A log base of its own for each: a second config of one base into one log base is refused.
+    const monitoringBaseId = app.running.sandbox!.store.addBase({ name: `Log ${count}-${i}`, tables: [] }).id;
     const created = await account.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
     expect(created.status).toBe(201);
     await appendChanges(app.running.dataSource, created.body.config.id, [

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
 import { createRandom, pick } from '../../src/sandbox/prng.js';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
-import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
+import { DEMO_BASES, newLogBase, upstreamBaseId } from '../support/factories.js';
 import type { Http } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -13,19 +13,17 @@ const RECORDS = ['recRECORD000000A', 'recRECORD000000B', 'recRECORD000000C', 're
 
 let app: TestApp;
 let catalog: string;
-let changeLog: string;
 
 beforeAll(async () => {
   app = await startTestApp();
   app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
   catalog = await upstreamBaseId(app.http, DEMO_BASES.catalog);
-  changeLog = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
 });
 afterAll(() => app?.close());
 
-/** A monitoring config made through the API (it gets its own Changes table). */
+/** A monitoring config made through the API (it gets its own Changes table, in a log base of its own). */
 async function newConfig(http: Http = app.http): Promise<{ id: string; monitoringBaseId: string; monitoringTableId: string }> {
-  const res = await http('POST', '/monitoring-config', { body: { baseId: catalog, monitoringBaseId: changeLog } });
+  const res = await http('POST', '/monitoring-config', { body: { baseId: catalog, monitoringBaseId: newLogBase(app) } });
   if (res.status !== 201) throw new Error(`creating a config failed: ${res.status} ${res.text}`);
   return res.body.config;
 }

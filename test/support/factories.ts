@@ -1,4 +1,5 @@
 import type { Http } from './http.js';
+import type { TestApp } from './test-app.js';
 
 export const DEMO_BASES = {
   catalog: 'Acme Product Catalog',
@@ -20,4 +21,15 @@ export async function trackBase(http: Http, name: string, extra: Record<string, 
   const res = await http('POST', '/usage/bases', { body: { baseId, ...extra } });
   if (res.status !== 201) throw new Error(`tracking ${name} failed: ${res.status} ${res.text}`);
   return res.body.base as { id: string; baseId: string; baseName: string; scheduledHour: number; timezone: string };
+}
+
+let logBases = 0;
+
+/**
+ * A new empty base of the app's sandbox upstream to log into. A second config of one base into one monitoring base
+ * (same scope, no table given) is refused, so tests that make several configs of a base give each its own.
+ */
+export function newLogBase(app: Pick<TestApp, 'running'>): string {
+  logBases += 1;
+  return app.running.sandbox!.store.addBase({ name: `Log base ${logBases}`, tables: [] }).id;
 }

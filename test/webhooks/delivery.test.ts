@@ -23,7 +23,8 @@ const nextPath = () => `/hook-${++path}`;
 
 beforeAll(async () => {
   receiver = await new Receiver().start();
-  app = await startTestApp(deliveryEnv(receiver.port));
+  // Every test adds a webhook on the same base and keeps it: more than the default quota of 10 per base.
+  app = await startTestApp(deliveryEnv(receiver.port, { MAX_WEBHOOKS_PER_BASE: '100' }));
   table = await demoTable(app.http);
 });
 afterAll(async () => {

@@ -157,8 +157,10 @@ export class ChangeIngestService {
     // A config left out misses these changes for good: a usage count must not rely on its log from here on.
     const missing = all.filter((c) => !configs.includes(c)).map((c) => c.id);
     if (changes.length && missing.length) await manager.update(MonitoringConfig, { id: In(missing) }, { logGapAt: now });
-    // A Changes table inside the monitored base itself must not log its own rows.
-    const ownTables = new Set(configs.filter((c) => c.monitoringBaseId === c.baseId).map((c) => c.monitoringTableId));
+    // The service's own writes are not changes to log or forward: rows of every Changes table in this base, whichever
+    // config (of any base, any account) writes there. Else a base logged into itself, or two bases logged into each
+    // other (X→Y and Y→X), would log each written row again, for ever.
+    const ownTables = await changesTablesIn(manager, base.baseId);
     const relevant = changes.filter((c) => !ownTables.has(c.tableId));
     for (const config of configs) {
       const kept = relevant.filter((c) => scopeAllows(config.scope as MonitoringScope, c.kind));
@@ -226,4 +228,14 @@ export class ChangeIngestService {
     if (!payloads.some((p) => unnamedTableIds(p, names).length)) return;
     for (const table of await upstream.getBaseSchema(baseId)) names[table.id] ??= table.name;
   }
+}
+
+/** The Changes tables that configs write into in this base. */
+async function changesTablesIn(manager: EntityManager, baseId: string): Promise<Set<string>> {
+  const rows = await manager
+    .createQueryBuilder(MonitoringConfig, 'c')
+    .select('DISTINCT c.monitoring_table_id', 'tableId')
+    .where('c.monitoring_base_id = :baseId', { baseId })
+    .getRawMany<{ tableId: string }>();
+  return new Set(rows.map((row) => row.tableId));
 }

@@ -15,7 +15,7 @@ import { WebhookService, type BaseWatches, type TableLookup } from './webhook.se
 
 export interface WebhookForwardingDeps {
   dataSource: DataSource;
-  config: Pick<Config, 'webhookAllowedHosts' | 'webhooks'>;
+  config: Pick<Config, 'webhookAllowedHosts' | 'webhooks' | 'quotas'>;
   secrets: SecretBox;
   secretKey: Buffer;
   tables: TableLookup;
@@ -38,7 +38,7 @@ export interface WebhookForwarding {
 export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookForwarding {
   const { dataSource, config, logger } = deps;
   const guard = new WebhookUrlGuard(config.webhookAllowedHosts);
-  const webhooks = new WebhookService(dataSource, guard, deps.secrets, deps.tables, deps.watches, logger);
+  const webhooks = new WebhookService(dataSource, guard, deps.secrets, deps.tables, deps.watches, logger, config.quotas);
   const store = new DeliveryStore(dataSource);
   const recorder = new AttemptRecorder(dataSource, config.webhooks.disableAfterMs);
   const webhookDispatcher = new DeliveryDispatcher(store, recorder, webhooks, guard, new WebhookHttpSender(config.webhooks.timeoutMs), {

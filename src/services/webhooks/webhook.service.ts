@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Quotas } from '../../config.js';
 import { Not, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import { Webhook, WebhookDelivery, type WebhookDeactivationReason } from '../../entities/index.js';
 import { AppError, invalidRequest, notFound, upstreamBaseNotFound } from '../../errors.js';
@@ -7,6 +8,7 @@ import type { UpstreamTable } from '../../upstream/types.js';
 import type { WatchedBase } from '../audit/change-event.js';
 import type { WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
+import { Quota } from '../quota.js';
 import { isServiceId } from '../service-id.js';
 import { createSigningSecret } from './signature.js';
 import { UnsafeWebhookUrl, type WebhookUrlGuard } from './url-guard.js';
@@ -44,6 +46,7 @@ export interface TableLookup {
 export class WebhookService implements WatchDemand {
   private readonly repository: Repository<Webhook>;
   private readonly opened = new Map<string, string>();
+  private readonly quota: Quota;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -52,8 +55,11 @@ export class WebhookService implements WatchDemand {
     private readonly tables: TableLookup,
     private readonly watches: BaseWatches,
     private readonly logger: Logger,
+    quotas: Pick<Quotas, 'webhooksPerBase'>,
   ) {
     this.repository = dataSource.getRepository(Webhook);
+    // Each active webhook is one more POST for every change of its base: the quota bounds that fan-out.
+    this.quota = new Quota('webhooksPerBase', quotas.webhooksPerBase, 'active webhooks', 'delete one');
   }
 
   /** Active webhooks of the account, oldest first; only those of one upstream base when `baseId` is given. */
@@ -99,36 +105,42 @@ export class WebhookService implements WatchDemand {
       if (error instanceof UnsafeWebhookUrl) throw invalidRequest(`webhookUrl ${error.message}`);
       throw error;
     }
-    await this.checkUpstreamTarget(accountId, input.baseId, target);
-    const secret = createSigningSecret();
-    const now = new Date();
-    const webhook = Object.assign(new Webhook(), {
-      id: randomUUID(),
-      accountId,
-      baseId: input.baseId,
-      ...target,
-      webhookUrl,
-      coalesceUpdates: input.coalesceUpdates ?? false,
-      secret: this.secrets.seal(secret),
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      active: true,
-      deactivatedAt: null,
-      deactivationReason: null,
-      failingSince: null,
-      createdAt: now,
-      updatedAt: now,
+    const onBase = () => this.repository.countBy({ accountId, baseId: input.baseId, active: true });
+    const where = ` on base ${input.baseId}`;
+    return this.quota.run(`${accountId}:${input.baseId}`, async () => {
+      await this.quota.requireRoom(onBase, where);
+      await this.checkUpstreamTarget(accountId, input.baseId, target);
+      const secret = createSigningSecret();
+      const now = new Date();
+      const webhook = Object.assign(new Webhook(), {
+        id: randomUUID(),
+        accountId,
+        baseId: input.baseId,
+        ...target,
+        webhookUrl,
+        coalesceUpdates: input.coalesceUpdates ?? false,
+        secret: this.secrets.seal(secret),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        active: true,
+        deactivatedAt: null,
+        deactivationReason: null,
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.repository.insert(webhook);
+      await this.quota.keepWithin(onBase, () => this.repository.delete({ id: webhook.id }), where);
+      if (!forwardsChanges(webhook)) return { webhook, secret };
+      try {
+        await this.watches.ensure({ accountId, baseId: webhook.baseId });
+      } catch (error) {
+        // Without an upstream watch the webhook would never fire: take it back and report the upstream failure.
+        await this.repository.delete({ id: webhook.id });
+        throw error;
+      }
+      return { webhook, secret };
     });
-    await this.repository.insert(webhook);
-    if (!forwardsChanges(webhook)) return { webhook, secret };
-    try {
-      await this.watches.ensure({ accountId, baseId: webhook.baseId });
-    } catch (error) {
-      // Without an upstream watch the webhook would never fire: take it back and report the upstream failure.
-      await this.repository.delete({ id: webhook.id });
-      throw error;
-    }
-    return { webhook, secret };
   }
 
   /** DELETE: the webhook stops being active; its pending deliveries are dropped, its delivery log is kept. */
