@@ -136,8 +136,8 @@ function workersTable(runs: WorkersRun[]): ReportTable {
       ];
     }),
     notes: [
-      `Both measured back to back on the same database. With ${two.workers} workers the cluster's primary holds no ` +
-        'port of its own; the machine has 2 cores for the workers and the load generator together.',
+      `Both measured back to back on the same database. With ${two.workers} workers each is a replica sharing its ` +
+        'state through Redis on this host, and the primary serves no API; the machine has 2 cores for the workers, Redis and the load generator together.',
     ],
   };
 }
