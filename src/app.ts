@@ -17,7 +17,6 @@ import { createAirtableRouter } from './rest/airtable.routes.js';
 import { createApiCallsRouter } from './rest/api-calls.routes.js';
 import { createAuthRouter } from './rest/auth.routes.js';
 import { createChangesRouter } from './rest/changes.routes.js';
-import { sandboxProxy } from './cluster/sandbox-proxy.js';
 import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './rest/http/cors.js';
@@ -35,6 +34,7 @@ import type { Services } from './services.js';
 import type { Sandbox } from './sandbox/index.js';
 import { createOAuthReturnRouter } from './web/oauth-return.routes.js';
 import { createWebAssetsRouter, createWebPageRouter } from './web/web.routes.js';
+import { sandboxProxy } from './web-concurrency/sandbox-proxy.js';
 
 /** /graphql's methods, for OPTIONS and CORS preflights (the gateway's router serves them; Apollo refuses HEAD). */
 const GRAPHQL_ENDPOINT: Endpoint[] = [
@@ -49,7 +49,7 @@ export interface AppDeps {
   readiness: Readiness;
   /** Mounted at /sandbox/airtable when the sandbox is the upstream. */
   sandbox?: Sandbox;
-  /** Where /sandbox/airtable is passed when the sandbox lives in another process (a cluster worker's primary). */
+  /** Where /sandbox/airtable is passed when the sandbox lives in another process (a WEB_CONCURRENCY worker's primary). */
   sandboxProxyTarget?: string;
   /** True once shutdown began: requests still arriving on kept-alive connections get a 503. */
   isShuttingDown: () => boolean;
@@ -65,7 +65,7 @@ export interface AppDeps {
   budget?: RequestBudget;
   /** Every request is timed into it; served at /metrics (mounted only with ADMIN_TOKEN). */
   metrics: Metrics;
-  /** What /metrics answers; this process's registry unless a cluster's primary sums them (cluster/metrics.ts). */
+  /** What /metrics answers; this process's registry, or under WEB_CONCURRENCY the workers' sum from the primary (web-concurrency/primary-loopback.ts). */
   gatherMetrics?: () => Promise<string>;
 }
 

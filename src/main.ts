@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { runPrimary } from './cluster/primary.js';
-import { runWorker } from './cluster/worker.js';
+import { runPrimary, webConcurrencyNeedsRedis } from './web-concurrency/primary.js';
+import { runWorker } from './web-concurrency/worker.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, safeError, type Logger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
@@ -20,7 +20,11 @@ function readConfig(): Config {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
-  if (config.webConcurrency > 1) return cluster.isPrimary ? runClusterPrimary(config, logger) : runClusterWorker(config, logger);
+  if (config.webConcurrency > 1) {
+    const refusal = webConcurrencyNeedsRedis(config);
+    if (refusal) throw new Error(refusal);
+    return cluster.isPrimary ? runClusterPrimary(config, logger) : runClusterWorker(config, logger);
+  }
   await runSingle(config, logger);
 }
 
@@ -69,7 +73,7 @@ async function runClusterPrimary(config: Config, logger: Logger): Promise<void> 
 async function runClusterWorker(config: Config, logger: Logger): Promise<void> {
   let running: RunningServer | undefined;
   stopOnSignals(logger, () => running && { stop: () => running!.close() });
-  // Without its primary a worker has no sandbox, jobs or shared state: it stops as on SIGTERM.
+  // A worker whose primary is gone would be left unsupervised (and without the sandbox): it stops as on SIGTERM.
   process.once('disconnect', () => process.emit('SIGTERM'));
   running = await runWorker(config, logger);
 }

@@ -8,11 +8,8 @@ import { capConnectionsPerAddress, slowRequestOptions } from './connection-limit
 import { RequestBudget } from './auth/request-budget.js';
 import { createGraphqlGateway, type GraphqlGateway } from './graphql/gateway.js';
 import type { Config } from './config.js';
-import { openDatabase } from './database.js';
 import { safeError, type Logger } from './logger.js';
-import { loadSecretKey } from './secret-key.js';
-import { createScheduler, prepareJobStore, type Scheduler } from './jobs/agenda.js';
-import { checkKeyFingerprint } from './key-fingerprint.js';
+import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
 import { answerClientError } from './rest/http/client-error.js';
 import { createServices, type Services } from './services.js';
@@ -23,9 +20,10 @@ import { UpstreamClient } from './upstream/client.js';
 import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
 import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
-import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { openSharedState, type ClusterRole, type SharedState } from './shared-state.js';
-import { clusterMetricsOfWorker, serveClusterMetrics } from './cluster/metrics.js';
+import type { Sandbox } from './sandbox/index.js';
+import { createEmbeddedSandbox } from './embedded-sandbox.js';
+import { openServiceDatabase } from './service-database.js';
+import { openSharedState, type SharedState } from './shared-state.js';
 
 export interface RunningServer {
   server: Server;
@@ -41,7 +39,7 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** /graphql, unless GRAPHQL is off. */
   graphql?: GraphqlGateway;
-  /** This process's metrics (served at /metrics with ADMIN_TOKEN; a cluster primary aggregates `metrics.registry`). */
+  /** This process's metrics (served at /metrics with ADMIN_TOKEN; under WEB_CONCURRENCY the primary sums the workers'). */
   metrics: Metrics;
   /** Graceful stop: refuse new work, finish in-flight requests and counts (up to the shutdown timeout), close the database. */
   close(): Promise<void>;
@@ -51,10 +49,10 @@ const ABANDONED_ANSWER_GRACE_MS = 1_000;
 
 export interface StartOptions {
   /**
-   * Under WEB_CONCURRENCY > 1 (cluster/primary.ts): the primary owns the sandbox and runs the jobs; a worker serves,
-   * with the sandbox at the primary's `ownerUrl`.
+   * Under WEB_CONCURRENCY > 1 (web-concurrency/primary.ts), the primary's loopback port: the built-in sandbox lives
+   * there, and /metrics answers with the sum over the workers from there.
    */
-  cluster?: ClusterRole & { ownerUrl?: string };
+  primaryUrl?: string;
 }
 
 /** Starts the service. The port is bound first and answers 503 until everything is ready. */
@@ -83,42 +81,16 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let shared: SharedState | undefined;
   let apiCallLedger: ApiCallLedgerService | undefined;
   try {
-    const secretKey = loadSecretKey(config, logger);
-    dataSource = await openDatabase(config.database, {
-      logger,
-      // Under the start-up lock, with the migrations: one deployment, one key; the job store's schema made once.
-      setUp: async (db) => {
-        await checkKeyFingerprint(db, secretKey);
-        await prepareJobStore(config);
-      },
-    });
-    shared = await openSharedState(config, logger, options.cluster);
-    const worker = options.cluster?.role === 'worker';
-    const remoteSandbox = worker && config.upstream.mode === 'sandbox' ? `${options.cluster!.ownerUrl}/sandbox/airtable` : undefined;
+    const opened = await openServiceDatabase(config, logger);
+    dataSource = opened.dataSource;
+    const secretKey = opened.secretKey;
+    shared = await openSharedState(config, logger);
+    const { primaryUrl } = options;
+    const remoteSandbox = primaryUrl && config.upstream.mode === 'sandbox' ? `${primaryUrl}/sandbox/airtable` : undefined;
     const upstreamLimiter = shared.upstreamLimiter;
     const metrics = createMetrics(dataSource);
-    const gatherMetrics = clusterMetrics(options.cluster, metrics);
-    const sandbox =
-      config.upstream.mode === 'sandbox' && !remoteSandbox
-        ? createSandbox({
-            token: config.sandbox.token,
-            demo: { scale: config.sandbox.demoScale },
-            stateFile: config.sandbox.stateFile,
-            logger,
-            // The service's own integration, so that accounts can connect sandbox users through OAuth.
-            oauth: config.oauth.clientId
-              ? {
-                  clients: [
-                    {
-                      clientId: config.oauth.clientId,
-                      clientSecret: config.oauth.clientSecret,
-                      redirectUris: [`${config.publicUrl ?? url}${OAUTH_CALLBACK_PATH}`],
-                    },
-                  ],
-                }
-              : undefined,
-          })
-        : undefined;
+    const gatherMetrics = primaryUrl && config.adminToken ? workersMetrics(primaryUrl, config.adminToken) : undefined;
+    const sandbox = config.upstream.mode === 'sandbox' && !remoteSandbox ? createEmbeddedSandbox(config, config.publicUrl ?? url, logger) : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
     const ledger = (apiCallLedger = new ApiCallLedgerService(dataSource, { logger }));
@@ -155,9 +127,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
         config.publicUrl || config.upstream.mode === 'sandbox' ? `${config.publicUrl ?? url}/upstream/notifications` : undefined,
     });
     services.webhookDispatcher.onAttempted(metrics.webhookAttempted);
-    // A worker plans jobs (they are rows of the shared store); its primary runs them.
-    const schedulerConfig = worker ? { ...config, jobs: { ...config.jobs, run: false } } : config;
-    scheduler = await createScheduler(schedulerConfig, dataSource, services, logger, metrics);
+    scheduler = await createScheduler(config, dataSource, services, logger, metrics);
     // One budget per account for HTTP and the subscription socket alike.
     const budget = new RequestBudget(config.apiRateLimitPerMinute, shared.limitStore('budget:'));
     graphql = await createGraphqlGateway({ config, services, logger, eventRelay: shared.eventRelay, budget });
@@ -241,10 +211,13 @@ export async function startServer(config: Config, logger: Logger, options: Start
   }
 }
 
-/** Under WEB_CONCURRENCY the primary sums every process's metrics, and a worker's /metrics answers with the sum. */
-function clusterMetrics(cluster: StartOptions['cluster'], metrics: Metrics): (() => Promise<string>) | undefined {
-  if (cluster?.role === 'primary') serveClusterMetrics(cluster.channel, metrics.registry);
-  return cluster?.role === 'worker' ? clusterMetricsOfWorker(cluster.channel, metrics.registry) : undefined;
+/** Under WEB_CONCURRENCY a worker's /metrics answers with the sum over every worker, which the primary makes. */
+function workersMetrics(primaryUrl: string, adminToken: string): () => Promise<string> {
+  return async () => {
+    const answer = await fetch(`${primaryUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+    if (!answer.ok) throw new Error(`the primary's /metrics answered ${answer.status}`);
+    return answer.text();
+  };
 }
 
 interface InternalSandbox {

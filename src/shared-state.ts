@@ -9,17 +9,13 @@ import type { EventHub } from './resolvers/support/event-hub.js';
 import { claimReplicaMode } from './sole-replica.js';
 import { processLimiter, type UpstreamLimiter } from './upstream/limiter.js';
 import { RedisUpstreamLimiter } from './upstream/redis-limiter.js';
-import { primaryEventRelay, workerEventRelay } from './cluster/events.js';
-import type { PrimaryChannel, WorkerChannel } from './cluster/ipc.js';
-import { serveLimiter, workerLimiter } from './cluster/limiter.js';
-import { ClusterMemoryStorePrimary, ClusterMemoryStoreWorker } from '@express-rate-limit/cluster-memory-store';
 
 /**
  * What replicas must agree on beyond the database: the platform's budgets (per base, per user, the lock-out after a
  * 429), each account's request budget, and the events subscriptions hear. With REDIS_URL it all lives in Redis and
- * any number of processes share it; without, it lives in this process (or, under WEB_CONCURRENCY, in the cluster's
- * primary for its workers), which must then be the only one on its database. On PostgreSQL a second process without
- * Redis is refused, and so is one that mixes modes with those running (sole-replica.ts).
+ * any number of processes share it (replicas, and the workers of WEB_CONCURRENCY, which needs it); without, it lives in
+ * this process, which must then be the only one on its database. On PostgreSQL a second process without Redis is
+ * refused, and so is one that mixes modes with those running (sole-replica.ts).
  */
 export interface SharedState {
   upstreamLimiter: UpstreamLimiter;
@@ -31,39 +27,9 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-/** This process's part in a cluster of processes on one host (WEB_CONCURRENCY > 1). */
-export type ClusterRole = { role: 'primary'; channel: PrimaryChannel } | { role: 'worker'; channel: WorkerChannel };
-
-export async function openSharedState(config: Config, logger: Logger, cluster?: ClusterRole): Promise<SharedState> {
-  // The primary's claim covers its workers: the mode is the host's.
-  const claim =
-    config.database.type === 'postgres' && cluster?.role !== 'worker'
-      ? await claimReplicaMode(config.database.url, config.redis !== undefined)
-      : undefined;
-  if (!config.redis && cluster?.role === 'worker') {
-    // Within one host the primary keeps it all for its workers.
-    const { channel } = cluster;
-    return {
-      upstreamLimiter: workerLimiter(channel),
-      limitStore: (prefix) => new ClusterMemoryStoreWorker({ prefix }),
-      eventRelay: async (hub) => workerEventRelay(channel, hub),
-      answers: async () => true,
-      close: async () => {},
-    };
-  }
+export async function openSharedState(config: Config, logger: Logger): Promise<SharedState> {
+  const claim = config.database.type === 'postgres' ? await claimReplicaMode(config.database.url, config.redis !== undefined) : undefined;
   if (!config.redis) {
-    if (cluster?.role === 'primary') {
-      const { channel } = cluster;
-      serveLimiter(channel, processLimiter);
-      new ClusterMemoryStorePrimary().init();
-      return {
-        upstreamLimiter: processLimiter,
-        limitStore: () => undefined,
-        eventRelay: async (hub) => primaryEventRelay(channel, hub),
-        answers: async () => true,
-        close: async () => claim?.release(),
-      };
-    }
     return {
       upstreamLimiter: processLimiter,
       limitStore: () => undefined,

@@ -10,7 +10,7 @@ const keyOf = (accountId: string) => `account:${accountId}`;
 /**
  * API_RATE_LIMIT_PER_MINUTE per account: every API key of the account and every web session of its user spend one
  * budget, over HTTP (each request) and over the subscription socket (each operation). Kept in `store` (Redis for
- * replicas, the cluster's primary for its workers); none: this process's memory.
+ * replicas and WEB_CONCURRENCY workers); none: this process's memory.
  */
 export class RequestBudget {
   /** Counts each authenticated request; unauthenticated ones pass (each route decides whether it needs an account). */

@@ -33,8 +33,8 @@ const addressOf = (req: Request): string => ipKeyGenerator(req.ip ?? '');
  * is limited so that nobody can lock the rightful owner out: a browser that signed in to the e-mail before (its
  * device cookie) has a limit of its own and is held back by nothing else; every other attempt counts per address,
  * per (e-mail, address), and per e-mail across addresses with a bound high enough that reaching it takes many
- * addresses. Kept where `storeFor` says (Redis for replicas, the cluster's primary for its workers); none: this
- * process's memory.
+ * addresses. Kept where `storeFor` says (Redis for replicas and WEB_CONCURRENCY workers); none: this process's
+ * memory.
  */
 export function signInLimits(
   devices: DeviceCookies,

@@ -4,7 +4,7 @@ import { requireAdminToken } from '../rest/admin.routes.js';
 
 /**
  * GET /metrics in Prometheus' text format, behind ADMIN_TOKEN exactly like the job dashboard. `gather` is this
- * process's registry, or under WEB_CONCURRENCY the whole cluster's (cluster/metrics.ts).
+ * process's registry, or under WEB_CONCURRENCY every worker's summed (web-concurrency/primary-loopback.ts).
  */
 export function createMetricsRouter(adminToken: string, registry: Registry, gather: () => Promise<string> = () => registry.metrics()): Router {
   const router = Router();

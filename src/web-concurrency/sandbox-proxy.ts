@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import type { Request, Response } from 'express';
 
 /**
- * A worker's /sandbox/airtable: the sandbox lives in the cluster's primary (one store for every worker), so its
- * public routes (the API, the OAuth pages, the control API) are passed there as they came.
+ * A worker's /sandbox/airtable under WEB_CONCURRENCY: the sandbox lives in the primary (one store for every worker),
+ * so its public routes (the API, the OAuth pages, the control API) are passed to the primary's loopback port as they came.
  */
 export function sandboxProxy(target: string) {
   const base = new URL(target);
