@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
+import { graphql, type ResultOf } from './graphql.js';
 
-export interface PageInfo {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string | null;
-  endCursor: string | null;
-}
+/** What the pager reads of a connection's page: spread into each paged query. */
+export const PAGE_INFO_FIELDS = graphql(`
+  fragment PageInfoFields on PageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+`);
+export type PageInfo = ResultOf<typeof PAGE_INFO_FIELDS>;
 
 export interface PageVariables {
   first?: number;

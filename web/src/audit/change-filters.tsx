@@ -1,27 +1,18 @@
-import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
+import { graphql, type SchemaType } from '../graphql.js';
 import { ZONES } from '../usage/schedule.js';
 import { EVENTS } from '../webhooks/create-webhook.js';
 
-export interface ChangeFilter {
-  eventType?: string;
-  kind?: string;
-  tableId?: string;
-  recordId?: string;
-  source?: string;
-  userEmail?: string;
-  fieldId?: string;
-  from?: string;
-  to?: string;
-  timezone?: string;
-}
+export type ChangeFilter = SchemaType<'ChangeFilter'>;
 
-const SOURCES = ['CLIENT', 'PUBLIC_API', 'FORM_SUBMISSION', 'FORM_PAGE_SUBMISSION', 'AUTOMATION', 'SYSTEM', 'SYNC', 'ANONYMOUS_USER'];
+const SOURCES = ['CLIENT', 'PUBLIC_API', 'FORM_SUBMISSION', 'FORM_PAGE_SUBMISSION', 'AUTOMATION', 'SYSTEM', 'SYNC', 'ANONYMOUS_USER'] satisfies Array<SchemaType<'ChangeSource'>>;
+/** A webhook's events less usage alerts, which are not changes. */
+const CHANGE_EVENTS = EVENTS.filter((event): event is SchemaType<'ChangeEventType'> => event !== 'USAGE_THRESHOLD');
 
-const TABLES = gql`
+const TABLES = graphql(`
   query ChangeFilterTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name } }
-`;
+`);
 
 interface Props {
   baseId: string;
@@ -39,7 +30,7 @@ const zonesFor = (configZone: string) => [...new Set([configZone, Intl.DateTimeF
  * read in a zone the viewer picks, the config's by default; the zone is sent only with a day.
  */
 export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
-  const tables = useQuery<{ airtableTables: Array<{ restId: string; name: string }> | null }>(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
+  const tables = useQuery(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
   // From the filter in force: the page shows this form again once the filtered page has loaded.
   const [draft, setDraft] = useState<ChangeFilter>(applied);
   const zone = draft.timezone ?? timezone;
@@ -64,13 +55,13 @@ export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
       <div class="field">
         <label for="f-event">Event</label>
         <select id="f-event" value={draft.eventType ?? ''} onChange={set('eventType')}>
-          {options([...EVENTS], 'Any event')}
+          {options(CHANGE_EVENTS, 'Any event')}
         </select>
       </div>
       <div class="field">
         <label for="f-kind">Kind</label>
         <select id="f-kind" value={draft.kind ?? ''} onChange={set('kind')}>
-          {options(['RECORD', 'SCHEMA'], 'Records and schema')}
+          {options(['RECORD', 'SCHEMA'] satisfies Array<SchemaType<'ChangeKind'>>, 'Records and schema')}
         </select>
       </div>
       <div class="field">

@@ -1,4 +1,3 @@
-import { gql } from '@apollo/client';
 import { useQuery, useSubscription } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ChangeDiff } from '../audit/change-diff.js';
@@ -6,62 +5,46 @@ import { ChangeFilters, type ChangeFilter } from '../audit/change-filters.js';
 import { withLoggedChange } from '../audit/logged-change.js';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
+import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link } from '../router.js';
 
-interface Change {
-  id: string;
-  occurredAt: string;
-  eventType: string;
-  kind: string;
-  tableName: string;
-  recordId: string | null;
-  source: string;
-  userEmail: string | null;
-  userName: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  monitoringRecordId: string | null;
-}
-
-interface Data {
-  monitoringConfig: {
-    id: string;
-    baseId: string;
-    baseName: string;
-    timezone: string;
-    monitoringBaseId: string;
-    monitoringTableId: string;
-    changes: { totalCount: number; pageInfo: PageInfo; nodes: Change[] };
-  };
-}
-
-const CHANGE_FIELDS = 'id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId';
-const CHANGES = gql`
-  query Changes($id: ID!, $filter: ChangeFilter, $first: Int, $after: String, $last: Int, $before: String) {
-    monitoringConfig(id: $id) {
-      id baseId baseName timezone monitoringBaseId monitoringTableId
-      changes(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
-        totalCount
-        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-        nodes { ${CHANGE_FIELDS} }
+const CHANGE_FIELDS = graphql(`
+  fragment ChangeFields on Change {
+    id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId
+  }
+`);
+const CHANGES = graphql(
+  `
+    query Changes($id: ID!, $filter: ChangeFilter, $first: Int, $after: String, $last: Int, $before: String) {
+      monitoringConfig(id: $id) {
+        id baseId baseName timezone monitoringBaseId monitoringTableId
+        changes(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
+          totalCount
+          pageInfo { ...PageInfoFields }
+          nodes { ...ChangeFields }
+        }
       }
     }
-  }
-`;
-const CHANGE_LOGGED = gql`
-  subscription ChangeLogged($id: ID!) { changeLogged(monitoringConfigId: $id) { ${CHANGE_FIELDS} } }
-`;
+  `,
+  [PAGE_INFO_FIELDS, CHANGE_FIELDS],
+);
+const CHANGE_LOGGED = graphql(
+  `
+    subscription ChangeLogged($id: ID!) { changeLogged(monitoringConfigId: $id) { ...ChangeFields } }
+  `,
+  [CHANGE_FIELDS],
+);
 
 /** The change browser of one monitoring config: every filter, newest first, paged both ways, diffs, live. */
 export function AuditChangesPage({ id }: { id: string }) {
   const paging = usePaging(20);
   const [filter, setFilter] = useState<ChangeFilter>({});
   const onFirstPage = !paging.variables.after && !paging.variables.before;
-  const { data, error, updateQuery, refetch } = useQuery<Data>(CHANGES, { variables: { id, filter, ...paging.variables } });
+  const { data, error, updateQuery, refetch } = useQuery(CHANGES, { variables: { id, filter, ...paging.variables } });
   // Live on the first page: an unfiltered one takes the pushed change as it is, a filtered one asks the server again.
-  useSubscription<{ changeLogged: Change }>(CHANGE_LOGGED, {
+  useSubscription(CHANGE_LOGGED, {
     variables: { id },
     skip: !onFirstPage,
     onData: ({ data: pushed }) => {

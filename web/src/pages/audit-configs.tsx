@@ -1,51 +1,38 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, selectValue } from '../form.js';
+import { graphql, type SchemaType } from '../graphql.js';
 import { Layout } from '../layout.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link, navigate } from '../router.js';
 import { ZONES } from '../usage/schedule.js';
 
-interface Config {
-  id: string;
-  baseName: string;
-  monitoringBaseName: string;
-  monitoringTableName: string;
-  scope: string;
-  timezone: string;
-  health: { state: string; lastError: string | null };
-}
-
-const CONFIGS = gql`
-  query MonitoringConfigs($first: Int, $after: String, $last: Int, $before: String) {
-    monitoringConfigs(first: $first, after: $after, last: $last, before: $before) {
-      totalCount
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-      nodes { id baseName monitoringBaseName monitoringTableName scope timezone health { state lastError } }
+/** airtableBases is null (with an error) when the upstream could not be read: the configs still show. */
+const CONFIGS = graphql(
+  `
+    query MonitoringConfigs($first: Int, $after: String, $last: Int, $before: String) {
+      monitoringConfigs(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { ...PageInfoFields }
+        nodes { id baseName monitoringBaseName monitoringTableName scope timezone health { state lastError } }
+      }
+      airtableBases { id restId name }
     }
-    airtableBases { id restId name }
-  }
-`;
-const CREATE = gql`
+  `,
+  [PAGE_INFO_FIELDS],
+);
+const CREATE = graphql(`
   mutation CreateMonitoringConfig($input: CreateMonitoringConfigInput!) { createMonitoringConfig(input: $input) { monitoringConfig { id } } }
-`;
-
-type Data = {
-  monitoringConfigs: { totalCount: number; pageInfo: PageInfo; nodes: Config[] };
-  /** Null when the upstream could not be read (with an error): the configs still show. */
-  airtableBases: Array<{ restId: string; name: string }> | null;
-};
-
+`);
 
 /** The monitoring configs (paged, with their health) and a new one picked from the upstream's bases. */
 export function AuditConfigsPage() {
   const paging = usePaging(20);
-  const { data, error } = useQuery<Data>(CONFIGS, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
-  const [create, created] = useMutation<{ createMonitoringConfig: { monitoringConfig: { id: string } } }>(CREATE);
+  const { data, error } = useQuery(CONFIGS, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
+  const [create, created] = useMutation(CREATE);
   const [baseId, setBaseId] = useState('');
   const [monitoringBaseId, setMonitoringBaseId] = useState('');
-  const [scope, setScope] = useState('ALL');
+  const [scope, setScope] = useState<SchemaType<'MonitoringScope'>>('ALL');
   const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const configs = data?.monitoringConfigs;
   const submit = async (event: Event) => {
@@ -81,7 +68,7 @@ export function AuditConfigsPage() {
           <BaseSelect id="config-monitoring-base" label="Base for the Changes table" bases={bases} value={monitoringBaseId} onPick={setMonitoringBaseId} />
           <div class="field">
             <label for="config-scope">What to log</label>
-            <select id="config-scope" value={scope} onChange={(e) => setScope(selectValue(e))}>
+            <select id="config-scope" value={scope} onChange={(e) => setScope(selectValue(e) as SchemaType<'MonitoringScope'>)}>
               <option value="ALL">Records and schema</option>
               <option value="RECORDS_ONLY">Records only</option>
               <option value="SCHEMA_ONLY">Schema only</option>

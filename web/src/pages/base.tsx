@@ -1,70 +1,54 @@
-import { gql } from '@apollo/client';
 import { useApolloClient, useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
+import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link } from '../router.js';
-import { AlertsSection, BASE_ALERTS_FIELDS, type BaseAlerts } from '../usage/alerts.js';
-import { COUNTING_FIELDS, CountingSection, type UsageCounting } from '../usage/counting.js';
-import { FORECAST_FIELDS, ForecastSection, type UsageForecast } from '../usage/forecast.js';
-import { LIMITS_FIELDS, LimitsSection, type UsageLimits } from '../usage/limits.js';
+import { AlertsSection, BASE_ALERTS_FIELDS } from '../usage/alerts.js';
+import { CountingSection, USAGE_COUNTING_FIELDS } from '../usage/counting.js';
+import { ForecastSection, USAGE_FORECAST_FIELDS } from '../usage/forecast.js';
+import { LimitsSection, USAGE_LIMITS_FIELDS } from '../usage/limits.js';
 import { ScheduleSection } from '../usage/schedule.js';
-import { TableBreakdown, type TableCount } from '../usage/table-breakdown.js';
+import { TABLE_COUNT_FIELDS, TableBreakdown } from '../usage/table-breakdown.js';
 import { UsageChart, type ChartDay } from '../usage-chart.js';
 
-interface Day {
-  id: string;
-  date: string;
-  totals: { recordCount: number; storageBytes: number; fileCount: number; tableCount: number };
-}
-
-interface BaseData {
-  usageBase: {
-    id: string;
-    baseId: string;
-    baseName: string;
-    timezone: string;
-    scheduledHour: number;
-    schedule: { nextRunAt: string | null };
-    limits: UsageLimits;
-    forecast: UsageForecast[];
-    counting: UsageCounting;
-    alerts: BaseAlerts;
-    latestSnapshot: { date: string; tables: TableCount[] } | null;
-    chart: { nodes: Array<Day & { tables: ChartDay['tables'] }> };
-    history: { totalCount: number; pageInfo: PageInfo; nodes: Day[] };
-  } | null;
-}
-
-const DAY_FIELDS = 'id date totals { recordCount storageBytes fileCount tableCount }';
-const BASE = gql`
-  query UsageBasePage($id: ID!, $from: LocalDate, $first: Int, $after: String, $last: Int, $before: String) {
-    usageBase(id: $id) {
-      id baseId baseName timezone scheduledHour
-      schedule { nextRunAt }
-      ${LIMITS_FIELDS} ${FORECAST_FIELDS} ${COUNTING_FIELDS} ${BASE_ALERTS_FIELDS}
-      latestSnapshot { id date tables { tableId tableName recordCount fileCount storageBytes } }
-      chart: snapshots(first: 100, from: $from) { nodes { ${DAY_FIELDS} tables { tableId tableName recordCount storageBytes } } }
-      history: snapshots(first: $first, after: $after, last: $last, before: $before) {
-        totalCount
-        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-        nodes { ${DAY_FIELDS} }
+const DAY_FIELDS = graphql(`
+  fragment DayFields on SnapshotDay { id date totals { recordCount storageBytes fileCount tableCount } }
+`);
+const BASE = graphql(
+  `
+    query UsageBasePage($id: ID!, $from: LocalDate, $first: Int, $after: String, $last: Int, $before: String) {
+      usageBase(id: $id) {
+        id baseId baseName timezone scheduledHour
+        schedule { nextRunAt }
+        limits { ...UsageLimitsFields }
+        forecast { ...UsageForecastFields }
+        counting { ...UsageCountingFields }
+        ...BaseAlertsFields
+        latestSnapshot { id date tables { ...TableCountFields } }
+        chart: snapshots(first: 100, from: $from) { nodes { ...DayFields tables { tableId tableName recordCount storageBytes } } }
+        history: snapshots(first: $first, after: $after, last: $last, before: $before) {
+          totalCount
+          pageInfo { ...PageInfoFields }
+          nodes { ...DayFields }
+        }
       }
     }
-  }
-`;
-const RUN = gql`
+  `,
+  [USAGE_LIMITS_FIELDS, USAGE_FORECAST_FIELDS, USAGE_COUNTING_FIELDS, BASE_ALERTS_FIELDS, TABLE_COUNT_FIELDS, DAY_FIELDS, PAGE_INFO_FIELDS],
+);
+const RUN = graphql(`
   mutation RunUsageCount($id: ID!) {
     runUsageCount(input: { id: $id }) { runResult { status snapshotDate tablesProcessed } }
   }
-`;
+`);
 
 /** A day recorded for the base (a count made elsewhere: the schedule, the API, another tab): the page asks again. */
-const SNAPSHOT_RECORDED = gql`
+const SNAPSHOT_RECORDED = graphql(`
   subscription SnapshotRecorded($id: ID!) { snapshotRecorded(usageBaseId: $id) { id date } }
-`;
+`);
 
 const RANGES = [7, 30, 90] as const;
 
@@ -79,12 +63,12 @@ export function BasePage({ id }: { id: string }) {
   const [range, setRange] = useState<number>(30);
   const paging = usePaging(10);
   const variables = { id, from: rangeStart(range), ...paging.variables };
-  const { data, error } = useQuery<BaseData>(BASE, { variables });
+  const { data, error } = useQuery(BASE, { variables });
   // A count changes the page's base: its days, forecast, counting and alerts.
   const client = useApolloClient();
   const refetch = () => client.refetchQueries({ include: 'active' });
   useSubscription(SNAPSHOT_RECORDED, { variables: { id }, onData: () => void refetch() });
-  const [run, running] = useMutation<{ runUsageCount: { runResult: { status: string; snapshotDate: string; tablesProcessed: number } } }>(RUN);
+  const [run, running] = useMutation(RUN);
   const base = data?.usageBase;
   const days = useMemo<ChartDay[]>(
     () => (base ? [...base.chart.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes, tables: d.tables })) : []),

@@ -1,57 +1,41 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatBytes, formatCount, Time } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link, navigate } from '../router.js';
-import { ALERT_FIELDS, type UsageAlert } from '../usage/alerts.js';
-import { API_CALLS_FIELDS, ApiBudget, type ApiCallUsage } from '../usage/api-budget.js';
+import { USAGE_ALERT_FIELDS } from '../usage/alerts.js';
+import { API_CALL_USAGE_FIELDS, ApiBudget } from '../usage/api-budget.js';
 import { RecentAlerts } from '../usage/recent-alerts.js';
 import { Sparkline } from '../usage/sparkline.js';
 
-interface TrackedBase {
-  id: string;
-  baseId: string;
-  baseName: string;
-  latestSnapshot: { date: string; totals: { recordCount: number; storageBytes: number; tableCount: number } } | null;
-  trend: { nodes: Array<{ date: string; totals: { recordCount: number } }> };
-}
-
-const USAGE = gql`
-  query Usage($first: Int, $after: String, $last: Int, $before: String) {
-    usageBases(first: $first, after: $after, last: $last, before: $before) {
-      totalCount
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-      nodes {
-        id baseId baseName
-        latestSnapshot { date totals { recordCount storageBytes tableCount } }
-        trend: snapshots(first: 30) { nodes { date totals { recordCount } } }
+// airtableBases and apiCalls are null (with an error) when the upstream could not be read: the rest still shows.
+const USAGE = graphql(
+  `
+    query Usage($first: Int, $after: String, $last: Int, $before: String) {
+      usageBases(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { ...PageInfoFields }
+        nodes {
+          id baseId baseName
+          latestSnapshot { date totals { recordCount storageBytes tableCount } }
+          trend: snapshots(first: 30) { nodes { date totals { recordCount } } }
+        }
       }
+      airtableBases { id restId name }
+      recentAlerts: usageAlerts(first: 5) { totalCount nodes { ...UsageAlertFields } }
+      apiCalls { ...ApiCallUsageFields }
     }
-    airtableBases { id restId name }
-    recentAlerts: usageAlerts(first: 5) { totalCount nodes { ${ALERT_FIELDS} } }
-    ${API_CALLS_FIELDS}
-  }
-`;
-const TRACK = gql`
+  `,
+  [PAGE_INFO_FIELDS, USAGE_ALERT_FIELDS, API_CALL_USAGE_FIELDS],
+);
+const TRACK = graphql(`
   mutation TrackBase($baseId: ID!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
-`;
+`);
 
-type UsageData = {
-  usageBases: { totalCount: number; pageInfo: PageInfo; nodes: TrackedBase[] };
-  /** Null when the upstream could not be read (with an error): the rest of the page still shows. */
-  airtableBases: AirtableBase[] | null;
-  recentAlerts: { totalCount: number; nodes: UsageAlert[] };
-  apiCalls: ApiCallUsage | null;
-};
-
-interface AirtableBase {
-  id: string;
-  restId: string;
-  name: string;
-}
+type AirtableBase = NonNullable<ResultOf<typeof USAGE>['airtableBases']>[number];
 
 /**
  * The tracked bases with their latest totals, tracking another picked from the connected account's bases, this
@@ -59,7 +43,7 @@ interface AirtableBase {
  */
 export function UsagePage() {
   const paging = usePaging(20);
-  const { data, error } = useQuery<UsageData>(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
+  const { data, error } = useQuery(USAGE, { variables: paging.variables, fetchPolicy: 'cache-and-network', errorPolicy: 'all' });
   const bases = data?.usageBases;
   // Base names by upstream id, for the API calls and alerts (which name only the id); a tracked base's own name wins.
   const names = useMemo(
@@ -117,7 +101,7 @@ export function UsagePage() {
 
 /** `choices`: the connected account's bases not on this page of tracked bases (the API refuses a second tracking). */
 function TrackBase({ choices }: { choices: AirtableBase[] }) {
-  const [track, tracking] = useMutation<{ createUsageBase: { usageBase: { id: string } } }>(TRACK);
+  const [track, tracking] = useMutation(TRACK);
   const [baseId, setBaseId] = useState('');
   const onSubmit = async (event: Event) => {
     event.preventDefault();

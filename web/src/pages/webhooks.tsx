@@ -1,50 +1,40 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
+import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { CreateWebhook, SecretNotice } from '../webhooks/create-webhook.js';
 import { DeliveryLog } from '../webhooks/deliveries.js';
 
-interface Webhook {
-  id: string;
-  baseId: string;
-  event: string;
-  tableId: string;
-  columnId: string | null;
-  webhookUrl: string;
-  coalesceUpdates: boolean;
-  createdAt: string;
-}
-
-const WEBHOOKS = gql`
-  query Webhooks($first: Int, $after: String, $last: Int, $before: String) {
-    webhooks(first: $first, after: $after, last: $last, before: $before) {
-      totalCount
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-      nodes { id baseId event tableId columnId webhookUrl coalesceUpdates createdAt }
+/** airtableBases is null (with an error) when the upstream could not be read: the stored webhooks still show. */
+const WEBHOOKS = graphql(
+  `
+    query Webhooks($first: Int, $after: String, $last: Int, $before: String) {
+      webhooks(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        pageInfo { ...PageInfoFields }
+        nodes { id baseId event tableId columnId webhookUrl coalesceUpdates createdAt }
+      }
+      airtableBases { id restId name }
     }
-    airtableBases { id restId name }
-  }
-`;
-const DELETE = gql`
+  `,
+  [PAGE_INFO_FIELDS],
+);
+const DELETE = graphql(`
   mutation DeleteWebhook($id: ID!) { deleteWebhook(input: { id: $id }) { deletedId } }
-`;
-const ROTATE = gql`
+`);
+const ROTATE = graphql(`
   mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(input: { id: $id }) { secret webhook { id } } }
-`;
-
-/** airtableBases is null when the upstream could not be read: the stored webhooks still show. */
-type Data = { webhooks: { totalCount: number; pageInfo: PageInfo; nodes: Webhook[] }; airtableBases: Array<{ restId: string; name: string }> | null };
+`);
 
 /** Webhooks: list, create (secret shown once), delete and rotate after a confirmation, the delivery log of each. */
 export function WebhooksPage() {
   const paging = usePaging(20);
-  const { data, error, refetch } = useQuery<Data>(WEBHOOKS, { variables: paging.variables, errorPolicy: 'all' });
+  const { data, error, refetch } = useQuery(WEBHOOKS, { variables: paging.variables, errorPolicy: 'all' });
   const [remove, removing] = useMutation(DELETE);
-  const [rotate, rotating] = useMutation<{ rotateWebhookSecret: { secret: string } }>(ROTATE);
+  const [rotate, rotating] = useMutation(ROTATE);
   const [confirming, setConfirming] = useState<{ id: string; action: 'delete' | 'rotate' } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);

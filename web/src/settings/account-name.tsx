@@ -1,18 +1,18 @@
-import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
+import { graphql } from '../graphql.js';
 import { useSession } from '../session-context.js';
 
-const UPDATE_ACCOUNT = gql`
+const UPDATE_ACCOUNT = graphql(`
   mutation UpdateAccount($name: String!) { updateAccount(input: { name: $name }) { viewer { id name } } }
-`;
+`);
 
 export function AccountNameSection() {
   const { session, setSession } = useSession();
   const [name, setName] = useState(session.account.name);
   const [saved, setSaved] = useState(false);
-  const [update, { loading, error }] = useMutation<{ updateAccount: { viewer: { name: string } } }>(UPDATE_ACCOUNT);
+  const [update, { loading, error }] = useMutation(UPDATE_ACCOUNT);
   const onSubmit = async (event: Event) => {
     event.preventDefault();
     setSaved(false);

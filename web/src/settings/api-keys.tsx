@@ -1,48 +1,46 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
-import { Pager, usePaging, type PageInfo } from '../pager.js';
-
-interface ApiKey {
-  id: string;
-  name: string | null;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+import { graphql } from '../graphql.js';
+import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 
 export const API_KEYS_PAGE = 20;
 /** What the list shows of a page of keys; the settings page asks for its first page with the rest of the page. */
-export const API_KEY_PAGE_FIELDS = `
-  totalCount
-  pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-  nodes { id name prefix createdAt lastUsedAt }
-`;
-const API_KEYS = gql`
-  query ApiKeys($first: Int, $after: String, $last: Int, $before: String) {
-    viewer { id apiKeys(first: $first, after: $after, last: $last, before: $before) { ${API_KEY_PAGE_FIELDS} } }
-  }
-`;
-const CREATE = gql`
+export const API_KEY_PAGE_FIELDS = graphql(
+  `
+    fragment ApiKeyPageFields on ApiKeyConnection {
+      totalCount
+      pageInfo { ...PageInfoFields }
+      nodes { id name prefix createdAt lastUsedAt }
+    }
+  `,
+  [PAGE_INFO_FIELDS],
+);
+const API_KEYS = graphql(
+  `
+    query ApiKeys($first: Int, $after: String, $last: Int, $before: String) {
+      viewer { id apiKeys(first: $first, after: $after, last: $last, before: $before) { ...ApiKeyPageFields } }
+    }
+  `,
+  [API_KEY_PAGE_FIELDS],
+);
+const CREATE = graphql(`
   mutation CreateApiKey($name: String!) {
     createApiKey(input: { name: $name }) { key apiKey { id name prefix } }
   }
-`;
-const REVOKE = gql`
+`);
+const REVOKE = graphql(`
   mutation RevokeApiKey($id: ID!) {
     revokeApiKey(input: { id: $id }) { deletedId }
   }
-`;
-
-type ApiKeysData = { viewer: { id: string; apiKeys: { totalCount: number; pageInfo: PageInfo; nodes: ApiKey[] } } };
+`);
 
 /** Create (the key shown once, with a copy button), list with prefix and times, revoke after a confirmation. */
 export function ApiKeysSection() {
   const paging = usePaging(API_KEYS_PAGE);
-  const { data, error, refetch } = useQuery<ApiKeysData>(API_KEYS, { variables: paging.variables });
-  const [create, created] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(CREATE);
+  const { data, error, refetch } = useQuery(API_KEYS, { variables: paging.variables });
+  const [create, created] = useMutation(CREATE);
   const [revoke, revoked] = useMutation(REVOKE);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ key: string; name: string } | null>(null);

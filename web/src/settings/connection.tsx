@@ -1,42 +1,45 @@
-import { gql, type ApolloCache } from '@apollo/client';
+import type { ApolloCache } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
+import { graphql } from '../graphql.js';
 
-interface UpstreamConnection {
-  kind: 'OAUTH' | 'TOKEN';
-  email: string | null;
-  upstreamUserId: string;
-  status: 'ACTIVE' | 'NEEDS_REAUTH';
-  connectedAt: string;
-  lastError: string | null;
-}
-
-export const CONNECTION_FIELDS = 'kind email upstreamUserId status connectedAt lastError';
-const CONNECTION = gql`
-  query Connection { viewer { id connection { ${CONNECTION_FIELDS} } } }
-`;
-const CONNECT_TOKEN = gql`
-  mutation ConnectAirtableToken($token: String!) {
-    connectAirtableToken(input: { token: $token }) { viewer { id connection { ${CONNECTION_FIELDS} } } }
-  }
-`;
-const START_OAUTH = gql`
+export const CONNECTION_FIELDS = graphql(`
+  fragment ConnectionFields on UpstreamConnection { kind email upstreamUserId status connectedAt lastError }
+`);
+const CONNECTION = graphql(
+  `
+    query Connection { viewer { id connection { ...ConnectionFields } } }
+  `,
+  [CONNECTION_FIELDS],
+);
+const CONNECT_TOKEN = graphql(
+  `
+    mutation ConnectAirtableToken($token: String!) {
+      connectAirtableToken(input: { token: $token }) { viewer { id connection { ...ConnectionFields } } }
+    }
+  `,
+  [CONNECTION_FIELDS],
+);
+const START_OAUTH = graphql(`
   mutation StartAirtableOAuth { startAirtableOAuth(input: {}) { authorizeUrl } }
-`;
-const DISCONNECT = gql`
-  mutation DisconnectAirtable { disconnectAirtable(input: {}) { viewer { id connection { ${CONNECTION_FIELDS} } } } }
-`;
+`);
+const DISCONNECT = graphql(
+  `
+    mutation DisconnectAirtable { disconnectAirtable(input: {}) { viewer { id connection { ...ConnectionFields } } } }
+  `,
+  [CONNECTION_FIELDS],
+);
 
 /** Another connection sees other bases: what was read through the old one is dropped. */
 const forgetUpstreamReads = { update: (cache: ApolloCache) => void cache.evict({ id: 'ROOT_QUERY', fieldName: 'airtableBases' }) };
 
 /** The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. */
 export function ConnectionSection() {
-  const { data, error } = useQuery<{ viewer: { id: string; connection: UpstreamConnection | null } }>(CONNECTION);
+  const { data, error } = useQuery(CONNECTION);
   const [connectToken, connecting] = useMutation(CONNECT_TOKEN, forgetUpstreamReads);
-  const [startOAuth, starting] = useMutation<{ startAirtableOAuth: { authorizeUrl: string } }>(START_OAUTH);
+  const [startOAuth, starting] = useMutation(START_OAUTH);
   const [disconnect, disconnecting] = useMutation(DISCONNECT, forgetUpstreamReads);
   const [token, setToken] = useState('');
   const [confirming, setConfirming] = useState(false);

@@ -1,28 +1,19 @@
 import { formatBytes, formatCount } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 
-export interface UsageAlert {
-  id: string;
-  restId: string;
-  usageBaseId: string;
-  baseId: string;
-  metric: 'RECORDS' | 'STORAGE';
-  threshold: number;
-  value: number;
-  limit: number;
-  percent: number;
-  date: string;
-  createdAt: string;
-}
-
-export const ALERT_FIELDS = 'id restId usageBaseId baseId metric threshold value limit percent date createdAt';
+export const USAGE_ALERT_FIELDS = graphql(`
+  fragment UsageAlertFields on UsageAlert { id restId usageBaseId baseId metric threshold value limit percent date createdAt }
+`);
+export type UsageAlert = ResultOf<typeof USAGE_ALERT_FIELDS>;
 
 /** The base page's selection: its 10 newest alerts, in the page's one query. */
-export const BASE_ALERTS_FIELDS = `alerts(first: 10) { totalCount nodes { ${ALERT_FIELDS} } }`;
-
-export interface BaseAlerts {
-  totalCount: number;
-  nodes: UsageAlert[];
-}
+export const BASE_ALERTS_FIELDS = graphql(
+  `
+    fragment BaseAlertsFields on UsageBase { alerts(first: 10) { totalCount nodes { ...UsageAlertFields } } }
+  `,
+  [USAGE_ALERT_FIELDS],
+);
+export type BaseAlerts = ResultOf<typeof BASE_ALERTS_FIELDS>['alerts'];
 
 /** "Records reached 80 % of the limit: 812 of 1,000 (81.2 %) on 2026-03-14" */
 export function describeAlert(alert: UsageAlert): string {

@@ -1,14 +1,10 @@
 import { formatCount } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 
-export interface ApiCallUsage {
-  month: string;
-  total: number;
-  projected: number;
-  byPurpose: { count: number; audit: number; webhooks: number; helpers: number };
-  byBase: Array<{ baseId: string; calls: number }>;
-}
-
-export const API_CALLS_FIELDS = 'apiCalls { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } }';
+export const API_CALL_USAGE_FIELDS = graphql(`
+  fragment ApiCallUsageFields on ApiCallUsage { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } }
+`);
+export type ApiCallUsage = ResultOf<typeof API_CALL_USAGE_FIELDS>;
 
 const PURPOSES: Array<[keyof ApiCallUsage['byPurpose'], string]> = [
   ['count', 'Usage counts'],

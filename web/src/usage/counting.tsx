@@ -1,24 +1,23 @@
-import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatCount } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 import { Link } from '../router.js';
 
-export interface UsageCounting {
-  countOnlyWhenChanged: boolean;
-  auditWatched: boolean;
-  savedCalls: number;
-  days: Array<{ date: string; apiCalls: number | null; carriedOver: boolean }>;
-}
+export const USAGE_COUNTING_FIELDS = graphql(`
+  fragment UsageCountingFields on UsageCounting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } }
+`);
+export type UsageCounting = ResultOf<typeof USAGE_COUNTING_FIELDS>;
 
-export const COUNTING_FIELDS = 'counting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } }';
-
-const SET_COUNTING = gql`
-  mutation SetUsageCounting($id: ID!, $countOnlyWhenChanged: Boolean!) {
-    setUsageCounting(input: { id: $id, countOnlyWhenChanged: $countOnlyWhenChanged }) { usageBase { id ${COUNTING_FIELDS} } }
-  }
-`;
+const SET_COUNTING = graphql(
+  `
+    mutation SetUsageCounting($id: ID!, $countOnlyWhenChanged: Boolean!) {
+      setUsageCounting(input: { id: $id, countOnlyWhenChanged: $countOnlyWhenChanged }) { usageBase { id counting { ...UsageCountingFields } } }
+    }
+  `,
+  [USAGE_COUNTING_FIELDS],
+);
 
 const DAYS_SHOWN = 7;
 

@@ -1,18 +1,11 @@
 import { Fragment } from 'preact';
 import { formatBytes, formatCount } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 
-export interface UsageForecast {
-  metric: 'RECORDS' | 'STORAGE';
-  limit: number | null;
-  current: number | null;
-  dailyGrowth: number | null;
-  reachesOn: string | null;
-  earliest: string | null;
-  latest: string | null;
-  status: 'OK' | 'NOT_ENOUGH_HISTORY' | 'NOT_WITHIN_A_YEAR' | 'NO_LIMIT';
-}
-
-export const FORECAST_FIELDS = 'forecast { metric limit current dailyGrowth reachesOn earliest latest status }';
+export const USAGE_FORECAST_FIELDS = graphql(`
+  fragment UsageForecastFields on UsageForecast { metric limit current dailyGrowth reachesOn earliest latest status }
+`);
+export type UsageForecast = ResultOf<typeof USAGE_FORECAST_FIELDS>;
 
 /** What one forecast says, in a sentence. */
 function describe(forecast: UsageForecast): string {

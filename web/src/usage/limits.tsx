@@ -1,27 +1,26 @@
-import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue, selectValue, useSubmit } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
-import { FORECAST_FIELDS } from './forecast.js';
+import { graphql, type ResultOf, type SchemaType } from '../graphql.js';
+import { USAGE_FORECAST_FIELDS } from './forecast.js';
 
-export type UsagePlan = 'FREE' | 'TEAM' | 'BUSINESS' | 'ENTERPRISE_SCALE' | 'CUSTOM';
+type UsagePlan = SchemaType<'UsagePlan'>;
 
-export interface UsageLimits {
-  plan: UsagePlan | null;
-  recordLimit: number | null;
-  storageLimitBytes: number | null;
-  thresholds: number[];
-}
-
-export const LIMITS_FIELDS = 'limits { plan recordLimit storageLimitBytes thresholds }';
+export const USAGE_LIMITS_FIELDS = graphql(`
+  fragment UsageLimitsFields on UsageLimits { plan recordLimit storageLimitBytes thresholds }
+`);
+export type UsageLimits = ResultOf<typeof USAGE_LIMITS_FIELDS>;
 
 // The forecast is asked again with the limits: it is measured against them.
-const SET_LIMITS = gql`
-  mutation SetUsageLimits($input: SetUsageLimitsInput!) {
-    setUsageLimits(input: $input) { usageBase { id ${LIMITS_FIELDS} ${FORECAST_FIELDS} } }
-  }
-`;
+const SET_LIMITS = graphql(
+  `
+    mutation SetUsageLimits($input: SetUsageLimitsInput!) {
+      setUsageLimits(input: $input) { usageBase { id limits { ...UsageLimitsFields } forecast { ...UsageForecastFields } } }
+    }
+  `,
+  [USAGE_LIMITS_FIELDS, USAGE_FORECAST_FIELDS],
+);
 
 const GiB = 1024 ** 3;
 

@@ -1,16 +1,16 @@
-import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
+import { graphql } from '../graphql.js';
 
-const UPDATE_SCHEDULE = gql`
+const UPDATE_SCHEDULE = graphql(`
   mutation UpdateSchedule($id: ID!, $scheduledHour: Int!, $timezone: TimeZone!) {
     updateUsageBase(input: { id: $id, scheduledHour: $scheduledHour, timezone: $timezone }) {
       usageBase { id scheduledHour timezone schedule { nextRunAt } }
     }
   }
-`;
+`);
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 export const ZONES: string[] = [...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])])];

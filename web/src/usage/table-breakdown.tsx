@@ -1,12 +1,10 @@
 import { formatBytes, formatCount } from '../format.js';
+import { graphql, type ResultOf } from '../graphql.js';
 
-export interface TableCount {
-  tableId: string;
-  tableName: string;
-  recordCount: number;
-  fileCount: number;
-  storageBytes: number;
-}
+export const TABLE_COUNT_FIELDS = graphql(`
+  fragment TableCountFields on TableCount { tableId tableName recordCount fileCount storageBytes }
+`);
+type TableCount = ResultOf<typeof TABLE_COUNT_FIELDS>;
 
 /** The latest counted day per table, largest first. */
 export function TableBreakdown({ date, tables }: { date: string; tables: TableCount[] }) {

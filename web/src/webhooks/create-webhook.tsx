@@ -1,35 +1,28 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
+import { graphql, type SchemaType } from '../graphql.js';
 
-export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE', 'USAGE_THRESHOLD'] as const;
-const COLUMN_EVENTS = new Set(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
+export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE', 'USAGE_THRESHOLD'] as const satisfies ReadonlyArray<SchemaType<'WebhookEvent'>>;
+const COLUMN_EVENTS = new Set<SchemaType<'WebhookEvent'>>(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
 
-const TABLES = gql`
+const TABLES = graphql(`
   query WebhookTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name fields { id restId name } } }
-`;
-const CREATE = gql`
+`);
+const CREATE = graphql(`
   mutation CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id } } }
-`;
-
-interface Table {
-  restId: string;
-  name: string;
-  fields: Array<{ restId: string; name: string }>;
-}
-
+`);
 
 /** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
 export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: string; name: string }>; onCreated: () => void }) {
   const [baseId, setBaseId] = useState('');
-  const tables = useQuery<{ airtableTables: Table[] | null }>(TABLES, { variables: { baseId }, skip: !baseId });
-  const [event, setEvent] = useState<string>('RECORD_CREATE');
+  const tables = useQuery(TABLES, { variables: { baseId }, skip: !baseId });
+  const [event, setEvent] = useState<SchemaType<'WebhookEvent'>>('RECORD_CREATE');
   const [tableId, setTableId] = useState('');
   const [columnId, setColumnId] = useState('');
   const [webhookUrl, setUrl] = useState('');
   const [coalesce, setCoalesce] = useState(false);
-  const [create, created] = useMutation<{ createWebhook: { secret: string } }>(CREATE);
+  const [create, created] = useMutation(CREATE);
   const [secret, setSecret] = useState<string | null>(null);
   // Table events watch every table; usage alerts are of the base, not of a table.
   const tableEvent = event.startsWith('TABLE_') || event === 'USAGE_THRESHOLD';
@@ -65,7 +58,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         />
         <div class="field">
           <label for="webhook-event">Event</label>
-          <select id="webhook-event" value={event} onChange={(e) => setEvent(selectValue(e))}>
+          <select id="webhook-event" value={event} onChange={(e) => setEvent(selectValue(e) as SchemaType<'WebhookEvent'>)}>
             {EVENTS.map((name) => (
               <option key={name} value={name}>
                 {name}

@@ -1,48 +1,39 @@
-import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
-import type { PageInfo } from '../pager.js';
+import { graphql } from '../graphql.js';
+import { PAGE_INFO_FIELDS } from '../pager.js';
 
-interface Delivery {
-  id: string;
-  restId: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  eventType: string;
-  changeCount: number;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  attempts: Array<{ attemptedAt: string; statusCode: number | null; error: string | null; durationMs: number }>;
-}
-
-const DELIVERIES = gql`
-  query WebhookDeliveries($id: ID!, $after: String) {
-    node(id: $id) {
-      id
-      ... on Webhook {
-        deliveries(first: 10, after: $after) {
-          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-          nodes { id restId status eventType changeCount createdAt nextAttemptAt attempts { attemptedAt statusCode error durationMs } }
+const DELIVERIES = graphql(
+  `
+    query WebhookDeliveries($id: ID!, $after: String) {
+      node(id: $id) {
+        __typename
+        id
+        ... on Webhook {
+          deliveries(first: 10, after: $after) {
+            pageInfo { ...PageInfoFields }
+            nodes { id restId status eventType changeCount createdAt nextAttemptAt attempts { attemptedAt statusCode error durationMs } }
+          }
         }
       }
     }
-  }
-`;
-const RETRY = gql`
+  `,
+  [PAGE_INFO_FIELDS],
+);
+const RETRY = graphql(`
   mutation RetryDelivery($webhookId: ID!, $deliveryId: ID!) {
     retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { id restId status } }
   }
-`;
-
-type Data = { node: { deliveries: { pageInfo: PageInfo; nodes: Delivery[] } } | null };
+`);
 
 /** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const [after, setAfter] = useState<string[]>([]);
-  const { data, error, refetch } = useQuery<Data>(DELIVERIES, { variables: { id: webhookId, after: after.at(-1) }, fetchPolicy: 'cache-and-network' });
+  const { data, error, refetch } = useQuery(DELIVERIES, { variables: { id: webhookId, after: after.at(-1) }, fetchPolicy: 'cache-and-network' });
   const [retry, retrying] = useMutation(RETRY);
-  const page = data?.node?.deliveries;
+  const page = data?.node?.__typename === 'Webhook' ? data.node.deliveries : undefined;
   const onRetry = async (deliveryId: string) => {
     const result = await retry({ variables: { webhookId, deliveryId } }).catch(() => null);
     if (result?.data) await refetch();
