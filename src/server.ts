@@ -63,8 +63,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   };
   const server = createServer(slowRequestOptions(config.connections), (req, res) => handler(req, res));
   server.on('clientError', answerClientError);
-  // A cluster primary's listener serves its own workers (the sandbox), all from one loopback address.
-  if (options.cluster?.role !== 'primary') capConnectionsPerAddress(server, config.connections.maxPerAddress);
+  capConnectionsPerAddress(server, config.connections.maxPerAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

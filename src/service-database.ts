@@ -34,7 +34,7 @@ export async function openServiceDatabase(config: Config, logger: Logger): Promi
 export async function prepareDeployment(config: Config, logger: Logger): Promise<StartupAccess> {
   const { dataSource } = await openServiceDatabase(config, logger);
   try {
-    return await prepareAccess(new AccountService(dataSource), config, logger);
+    return await prepareAccess(new AccountService(dataSource, config.quotas), config, logger);
   } finally {
     await dataSource.destroy();
   }
