@@ -18,9 +18,10 @@ import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { localEventRelay, type EventRelay } from './event-relay.js';
-import { CompiledExecutor, compiledExecutionGateway } from './execution/executor.js';
+import { CompiledExecutor } from './execution/executor.js';
 import { dropPlainFieldResolvers } from './execution/plain-fields.js';
 import { GraphqlFastPath } from './fast-path.js';
+import { JitExecutor, jitExecutionGateway } from './jit-executor.js';
 import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
@@ -70,8 +71,8 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
   const executor = new CompiledExecutor(schema);
   const prepared = new PreparedQueries();
   const apollo = new ApolloServer<GraphqlContext>({
-    // Queries and mutations run from compiled plans (execution/executor.ts); Apollo still parses, validates and runs the plugins.
-    gateway: compiledExecutionGateway(schema, executor),
+    // Queries and mutations run by graphql-jit (jit-executor.ts); Apollo still parses, validates and runs the plugins.
+    gateway: jitExecutionGateway(schema, new JitExecutor(schema)),
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
     // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no
