@@ -179,7 +179,6 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: integer(0, 100_000, 100),
   GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
-  GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
   GRAPHQL_MAX_SOCKETS_PER_ACCOUNT: integer(1, 10_000, 20),
   CORS_ORIGINS: corsOrigins,
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
@@ -252,8 +251,6 @@ export interface Config {
     document: DocumentBounds;
     /** `key`: introspection needs an API key like every operation; `public`: it does not (development); `off`: disabled. */
     introspection: 'key' | 'public' | 'off';
-    /** Memory for rendered query responses reused while the SQLite database is unchanged; 0 turns reuse off. */
-    responseCacheMb: number;
     /** Subscription sockets one account may hold open on this process; the next is closed with 4429. */
     maxSocketsPerAccount: number;
   };
@@ -360,7 +357,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxFragmentSpreads: e.GRAPHQL_MAX_FRAGMENT_SPREADS,
       },
       introspection: e.GRAPHQL_INTROSPECTION,
-      responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB,
       maxSocketsPerAccount: e.GRAPHQL_MAX_SOCKETS_PER_ACCOUNT,
     },
     logLevel: e.LOG_LEVEL,

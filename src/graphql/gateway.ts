@@ -12,22 +12,16 @@ import { createContext, type GraphqlContext } from '../resolvers/context.js';
 import type { ChangeLogged } from '../resolvers/change.resolver.js';
 import { CHANGE_LOGGED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
 import { changeRecordOf } from '../resolvers/types/change.type.js';
-import { databaseVersionOf } from '../services/database-version.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { localEventRelay, type EventRelay } from './event-relay.js';
-import { CompiledExecutor } from './execution/executor.js';
-import { dropPlainFieldResolvers } from './execution/plain-fields.js';
-import { GraphqlFastPath } from './fast-path.js';
 import { JitExecutor, jitExecutionGateway } from './jit-executor.js';
-import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
+import { graphqlHttpHandler } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
 import { limitsPlugin } from './limits.js';
-import { PreparedQueries } from './prepared-queries.js';
-import { GraphqlResponseCache } from './response-cache.js';
 import { buildGraphqlSchema } from './schema.js';
 import { subscriptionOverHttpPlugin } from './subscription-over-http.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
@@ -36,8 +30,6 @@ export interface GraphqlGateway {
   /** /graphql (Apollo; Sandbox for a browser) and the offline IDE; mount after the app's JSON parser and `authenticate`. */
   router: Router;
   schema: GraphQLSchema;
-  /** Requests answered by the fast path (fast-path.ts) since start: the rest went through Apollo's pipeline. */
-  fastPathAnswers(): number;
   /** Serves subscriptions (graphql-ws) on the HTTP server's port. */
   listen(server: Server): void;
   stop(): Promise<void>;
@@ -65,11 +57,9 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     if (!feedingChanges || (relay.local && !events.hasSubscribers(CHANGE_LOGGED, configId))) return;
     for (const entry of entries) relay.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
   });
-  const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
+  const schema = await buildGraphqlSchema(events);
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
-  const executor = new CompiledExecutor(schema);
-  const prepared = new PreparedQueries();
   const apollo = new ApolloServer<GraphqlContext>({
     // Queries and mutations run by graphql-jit (jit-executor.ts); Apollo still parses, validates and runs the plugins.
     gateway: jitExecutionGateway(schema, new JitExecutor(schema)),
@@ -89,13 +79,10 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of
       // the execution time of a 30-day snapshot page).
       ApolloServerPluginCacheControlDisabled(),
-      responseCachePlugin(),
-      prepared.plugin(),
     ],
   });
   await apollo.start();
 
-  const fastPath = new GraphqlFastPath({ schema, prepared, executor, limits });
   const router = Router();
   router.all(
     '/graphql',
@@ -107,9 +94,7 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
         Object.assign(createContext(services, events, res.locals.account), {
           bindOAuthBrowser: (binding: string) => setOAuthBrowserCookie(res, binding, secureCookies(config.publicUrl)),
         }),
-      cache: responseCache(config, services),
       guard: new DocumentGuard(config.graphql.document),
-      fastPath,
     }),
   );
   router.use(createIdeRouter());
@@ -118,7 +103,6 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
   return {
     router,
     schema,
-    fastPathAnswers: () => fastPath.answered,
     listen: (server) => {
       subscriptions = serveSubscriptions(server, {
         schema,
@@ -141,13 +125,6 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
       await apollo.stop();
     },
   };
-}
-
-/** Kept responses need the embedded SQLite database (its version names every state) and a size above zero. */
-function responseCache(config: Config, services: Services): GraphqlResponseCache | undefined {
-  const version = databaseVersionOf(services.dataSource);
-  const maxBytes = config.graphql.responseCacheMb * 1024 * 1024;
-  return version && maxBytes > 0 ? new GraphqlResponseCache(maxBytes, version) : undefined;
 }
 
 /** Express 5 leaves req.body unset when nothing was parsed (a GET); Apollo insists on the property, if empty. */

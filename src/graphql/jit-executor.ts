@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { execute, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
@@ -38,7 +38,8 @@ export class JitExecutor {
     if (coerced.errors) return { errors: coerced.errors };
     const query = this.compiledFor(document, source, operationName);
     if (!query) return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
-    return query.query(undefined, context, variables ?? {});
+    const result = query.query(undefined, context, variables ?? {});
+    return result instanceof Promise ? result.then(withGraphqlJsErrors) : withGraphqlJsErrors(result);
   }
 
   private compiledFor(document: DocumentNode, source: string, operationName: string | undefined): CompiledQuery | undefined {
@@ -50,6 +51,20 @@ export class JitExecutor {
     this.compiled.set(key, compiled);
     return compiled;
   }
+}
+
+/**
+ * graphql-jit's errors leave `extensions` undefined, where graphql-js's are an object that Apollo reads a code from:
+ * each becomes the graphql-js error it stands for (message, locations, path, original error).
+ */
+function withGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
+  if (!result.errors) return result;
+  const errors = result.errors.map((error) => {
+    const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined, extensions: error.extensions });
+    (copy as { locations?: GraphQLError['locations'] }).locations = error.locations;
+    return copy;
+  });
+  return { ...result, errors };
 }
 
 /**

@@ -48,7 +48,6 @@ export interface ChangeWindowKey extends Pick<ChangeWindow, 'limit' | 'end'> {
 }
 
 export function createLoaders(services: Services, account: AccountSummary | undefined): Loaders {
-  // airtableLookup is read where it is used: reaching for it marks the operation as reading the upstream.
   const { usageBases, snapshots, monitoringConfigs, webhooks, changeQueries } = services;
   let bases: Promise<UpstreamBase[]> | undefined;
   return {

@@ -2,14 +2,13 @@ import type { UsageBase } from '../entities/index.js';
 import type { SnapshotService } from '../services/snapshot.service.js';
 import type { CountLoaders } from './count-loaders.js';
 import type { KeysetSource } from './relay/paginate.js';
-import type { PreShapedList } from './support/pre-shaped-list.js';
 import { pagesOf, VersionedPages } from './support/versioned-pages.js';
 import { toSnapshotDayType, type SnapshotDayType } from './types/snapshot.type.js';
 
 /** Pages of days as read, per snapshot service, under the base's snapshot version (as REST keeps its rendered pages). */
 const keptDays = new WeakMap<object, VersionedPages<SnapshotDayType>>();
 const KEPT_DAYS_BYTES = 64 * 1024 * 1024;
-const approximateBytes = (days: SnapshotDayType[]) => days.reduce((sum, day) => sum + 200 + (day.tables as PreShapedList<unknown>).json.length, 0);
+const approximateBytes = (days: SnapshotDayType[]) => days.reduce((sum, day) => sum + 200 + day.tables.length * 150, 0);
 
 /**
  * A base's counted days as a keyset source, newest first like REST; the key is the day. Cursor bounds are exclusive,

@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { markKept } from './kept-rows.js';
 
 /**
  * Pages of rows kept under the version of what they were read from (a base's snapshotVersion, a config's
@@ -17,7 +16,6 @@ export class VersionedPages<T> {
     const kept = this.pages.get(key);
     if (kept) return kept.rows;
     const rows = await read();
-    markKept(rows);
     this.pages.set(key, { rows });
     return rows;
   }
