@@ -180,6 +180,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
   GRAPHQL_MAX_SOCKETS_PER_ACCOUNT: integer(1, 10_000, 20),
+  CACHE_MAX_MB: integer(0, 65_536, 64),
   CORS_ORIGINS: corsOrigins,
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
 });
@@ -188,6 +189,8 @@ export interface Config {
   port: number;
   host: string;
   database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  /** Memory (MiB) of the services' read-model cache (snapshot and change pages); 0 keeps nothing. */
+  cacheMaxMb: number;
   /** The state replicas share (upstream limiters, request budgets, subscription events); none: this process's memory. */
   redis?: { url: string; keyPrefix: string };
   /** Folder for local state: the SQLite file and a generated secret key. */
@@ -307,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sandboxMode = e.AIRTABLE_TOKEN === undefined && e.AIRTABLE_OAUTH_CLIENT_ID === undefined;
   return {
     port: e.PORT,
+    cacheMaxMb: e.CACHE_MAX_MB,
     // The demo's API and the sandbox with its well-known token stay on this machine unless asked otherwise.
     host: e.HOST ?? (sandboxMode ? '127.0.0.1' : '0.0.0.0'),
     database,

@@ -1,6 +1,5 @@
 import { LocalDateResolver, NonNegativeIntResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { TableCount } from '../../entities/index.js';
 import type { SnapshotDay } from '../../services/snapshot.service.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
@@ -70,7 +69,7 @@ export function toSnapshotDayType(usageBaseId: string, day: SnapshotDay): Snapsh
   const type = new SnapshotDayType();
   type.id = toGlobalId('SnapshotDay', usageBaseId, day.date);
   type.date = day.date;
-  type.tables = JSON.parse(day.tablesJson) as TableCount[];
+  type.tables = day.tables;
   type.totals = { ...day.totals };
   type.apiCalls = day.apiCalls;
   type.carriedOver = day.carriedOver;
