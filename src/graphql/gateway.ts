@@ -22,6 +22,7 @@ import { graphqlHttpHandler } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
 import { limitsPlugin } from './limits.js';
+import { dropPlainFieldResolvers } from './plain-fields.js';
 import { buildGraphqlSchema } from './schema.js';
 import { subscriptionOverHttpPlugin } from './subscription-over-http.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
@@ -57,7 +58,7 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
     if (!feedingChanges || (relay.local && !events.hasSubscribers(CHANGE_LOGGED, configId))) return;
     for (const entry of entries) relay.publish(CHANGE_LOGGED, configId, { configId, change: changeRecordOf(entry) } satisfies ChangeLogged);
   });
-  const schema = await buildGraphqlSchema(events);
+  const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
   const apollo = new ApolloServer<GraphqlContext>({
