@@ -96,9 +96,9 @@ export async function runChangeLogBench(): Promise<ReportTable[]> {
           title(workers),
           measured,
           `${LOAD.warmUpSeconds} s warm-up, then ${LOAD.seconds} s measured. A row without "different pages" sends one ` +
-            'page over and over: after the first, the service answers it from its rendered pages, kept under the ' +
-            'config’s changes version (a dashboard polling the newest changes). A "different pages" row cycles through ' +
-            'more pages than that cache holds, so every request runs the query.',
+            'page over and over: after the second, the service reads it from its read-model cache, kept under the ' +
+            'config’s changes version, and renders it (a dashboard polling the newest changes). A "different pages" row ' +
+            'cycles through more pages than that cache admits, so every request runs the query.',
         ),
       ),
       workersTable(runs),

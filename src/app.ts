@@ -21,7 +21,6 @@ import { createConnectionRouter } from './rest/connection.routes.js';
 import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './rest/http/cors.js';
 import { errorHandler, renderError, requireUtf8 } from './rest/http/error-handler.js';
-import { leanJsonBody } from './rest/http/lean-json-body.js';
 import { optionsResponder, type Endpoint } from './rest/http/options.js';
 import { requestLog } from './rest/http/request-log.js';
 import { securityHeaders } from './rest/http/security-headers.js';
@@ -99,7 +98,6 @@ export function createApp({ config, services, logger, readiness, sandbox, sandbo
   app.use(optionsResponder(graphql ? [...allRoutes, ...GRAPHQL_ENDPOINT] : allRoutes));
 
   app.use(createNotificationRouter(services));
-  if (graphql) app.use(leanJsonBody('/graphql', JSON_BODY_LIMIT_BYTES));
   app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, verify: requireUtf8 }));
   const secureCookie = secureCookies(config.publicUrl);
   app.use(authenticate(services.accounts, services.sessions, secureCookie));

@@ -184,12 +184,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: integer(0, 100_000, 100),
   GRAPHQL_MAX_FRAGMENT_SPREADS: integer(0, 100_000, 500),
   GRAPHQL_INTROSPECTION: z.preprocess(emptyToUndefined, z.enum(['key', 'public', 'off']).default('key')),
-  GRAPHQL_RESPONSE_CACHE_MB: integer(0, 4096, 64),
   GRAPHQL_MAX_SOCKETS_PER_ACCOUNT: integer(1, 10_000, 20),
   MAX_API_KEYS_PER_ACCOUNT: integer(1, 100_000, 50),
   MAX_WEBHOOKS_PER_BASE: integer(1, 100_000, 10),
   MAX_TRACKED_BASES_PER_ACCOUNT: integer(1, 100_000, 100),
   MAX_MONITORING_CONFIGS_PER_ACCOUNT: integer(1, 100_000, 50),
+  CACHE_MAX_MB: integer(0, 65_536, 64),
   CORS_ORIGINS: corsOrigins,
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'closed']).optional()),
 });
@@ -198,6 +198,8 @@ export interface Config {
   port: number;
   host: string;
   database: { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+  /** Memory (MiB) of the services' read-model cache (snapshot and change pages); 0 keeps nothing. */
+  cacheMaxMb: number;
   /** The state replicas share (upstream limiters, request budgets, subscription events); none: this process's memory. */
   redis?: { url: string; keyPrefix: string };
   /** Folder for local state: the SQLite file and a generated secret key. */
@@ -261,8 +263,6 @@ export interface Config {
     document: DocumentBounds;
     /** `key`: introspection needs an API key like every operation; `public`: it does not (development); `off`: disabled. */
     introspection: 'key' | 'public' | 'off';
-    /** Memory for rendered query responses reused while the SQLite database is unchanged; 0 turns reuse off. */
-    responseCacheMb: number;
     /** Subscription sockets one account may hold open on this process; the next is closed with 4429. */
     maxSocketsPerAccount: number;
   };
@@ -342,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sandboxMode = e.AIRTABLE_TOKEN === undefined && e.AIRTABLE_OAUTH_CLIENT_ID === undefined;
   return {
     port: e.PORT,
+    cacheMaxMb: e.CACHE_MAX_MB,
     // The demo's API and the sandbox with its well-known token stay on this machine unless asked otherwise.
     host: e.HOST ?? (sandboxMode ? '127.0.0.1' : '0.0.0.0'),
     database,
@@ -392,7 +393,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxFragmentSpreads: e.GRAPHQL_MAX_FRAGMENT_SPREADS,
       },
       introspection: e.GRAPHQL_INTROSPECTION,
-      responseCacheMb: e.GRAPHQL_RESPONSE_CACHE_MB,
       maxSocketsPerAccount: e.GRAPHQL_MAX_SOCKETS_PER_ACCOUNT,
     },
     quotas: {

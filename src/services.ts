@@ -14,6 +14,7 @@ import { OAuthFlowService } from './services/connections/oauth-flow.service.js';
 import { UpstreamAccess, type ClientForToken } from './services/connections/upstream-access.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
+import { ReadModelCache } from './services/read-model-cache.js';
 import { SecretBox } from './services/secret-box.js';
 import { SnapshotService } from './services/snapshot.service.js';
 import { UsageBaseService } from './services/usage-base.service.js';
@@ -104,7 +105,8 @@ export function createServices(
   const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
   const upstreamAccess = new UpstreamAccess(dataSource, config.sharedToken ? upstream : undefined, accessTokens, options.clientForToken);
   const usageBases = new UsageBaseService(dataSource, upstreamAccess, config.quotas);
-  const snapshots = new SnapshotService(dataSource, usageBases);
+  const readModels = new ReadModelCache(config.cacheMaxMb * 1024 * 1024);
+  const snapshots = new SnapshotService(dataSource, usageBases, readModels);
   const usageLimits = new UsageLimitsService(dataSource, usageBases);
   const usageCounts = new UsageCountService(dataSource, usageBases, snapshots, upstreamAccess, {
     lockTtlMs: config.countLockTtlMs,
@@ -129,7 +131,7 @@ export function createServices(
     logger,
   });
   const changeRetention = new ChangeRetentionService(dataSource, config.audit.retentionDays);
-  const changeQueries = new ChangeQueryService(dataSource, options.secretKey);
+  const changeQueries = new ChangeQueryService(dataSource, options.secretKey, readModels);
   const forwarding = createWebhookForwarding({
     dataSource,
     config,

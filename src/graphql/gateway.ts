@@ -12,21 +12,17 @@ import { createContext, type GraphqlContext } from '../resolvers/context.js';
 import type { ChangeLogged } from '../resolvers/change.resolver.js';
 import { CHANGE_LOGGED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
 import { changeRecordOf } from '../resolvers/types/change.type.js';
-import { databaseVersionOf } from '../services/database-version.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
 import { DocumentGuard } from './document-bounds.js';
 import { createErrorFormatter } from './errors.js';
 import { localEventRelay, type EventRelay } from './event-relay.js';
-import { CompiledExecutor, compiledExecutionGateway } from './execution/executor.js';
-import { dropPlainFieldResolvers } from './execution/plain-fields.js';
-import { GraphqlFastPath } from './fast-path.js';
-import { graphqlHttpHandler, responseCachePlugin } from './http-handler.js';
+import { JitExecutor, jitExecutionGateway } from './jit-executor.js';
+import { graphqlHttpHandler } from './http-handler.js';
 import { createIdeRouter } from './ide.js';
 import { landingPageWithOfflineIde } from './landing-page.js';
 import { limitsPlugin } from './limits.js';
-import { PreparedQueries } from './prepared-queries.js';
-import { GraphqlResponseCache } from './response-cache.js';
+import { dropPlainFieldResolvers } from './plain-fields.js';
 import { buildGraphqlSchema } from './schema.js';
 import { subscriptionOverHttpPlugin } from './subscription-over-http.js';
 import { serveSubscriptions, type SubscriptionServer } from './subscriptions.js';
@@ -35,8 +31,6 @@ export interface GraphqlGateway {
   /** /graphql (Apollo; Sandbox for a browser) and the offline IDE; mount after the app's JSON parser and `authenticate`. */
   router: Router;
   schema: GraphQLSchema;
-  /** Requests answered by the fast path (fast-path.ts) since start: the rest went through Apollo's pipeline. */
-  fastPathAnswers(): number;
   /** Serves subscriptions (graphql-ws) on the HTTP server's port. */
   listen(server: Server): void;
   stop(): Promise<void>;
@@ -67,11 +61,9 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
   const schema = dropPlainFieldResolvers(await buildGraphqlSchema(events));
   const format = createErrorFormatter(logger);
   const limits = { maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost };
-  const executor = new CompiledExecutor(schema);
-  const prepared = new PreparedQueries();
   const apollo = new ApolloServer<GraphqlContext>({
-    // Queries and mutations run from compiled plans (execution/executor.ts); Apollo still parses, validates and runs the plugins.
-    gateway: compiledExecutionGateway(schema, executor),
+    // Queries and mutations run by graphql-jit (jit-executor.ts); Apollo still parses, validates and runs the plugins.
+    gateway: jitExecutionGateway(schema, new JitExecutor(schema)),
     introspection: config.graphql.introspection !== 'off',
     includeStacktraceInErrorResponses: false,
     // The app's requireCsrfToken checks the requests a browser authenticates by itself; API-key requests need no
@@ -88,13 +80,10 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
       // No cache hints are used; the default plugin would wrap every field's resolver to collect them (a third of
       // the execution time of a 30-day snapshot page).
       ApolloServerPluginCacheControlDisabled(),
-      responseCachePlugin(),
-      prepared.plugin(),
     ],
   });
   await apollo.start();
 
-  const fastPath = new GraphqlFastPath({ schema, prepared, executor, limits });
   const router = Router();
   router.all(
     '/graphql',
@@ -106,9 +95,7 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
         Object.assign(createContext(services, events, res.locals.account), {
           bindOAuthBrowser: (binding: string) => setOAuthBrowserCookie(res, binding, secureCookies(config.publicUrl)),
         }),
-      cache: responseCache(config, services),
       guard: new DocumentGuard(config.graphql.document),
-      fastPath,
     }),
   );
   router.use(createIdeRouter());
@@ -117,7 +104,6 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
   return {
     router,
     schema,
-    fastPathAnswers: () => fastPath.answered,
     listen: (server) => {
       subscriptions = serveSubscriptions(server, {
         schema,
@@ -140,13 +126,6 @@ export async function createGraphqlGateway({ config, services, logger, eventRela
       await apollo.stop();
     },
   };
-}
-
-/** Kept responses need the embedded SQLite database (its version names every state) and a size above zero. */
-function responseCache(config: Config, services: Services): GraphqlResponseCache | undefined {
-  const version = databaseVersionOf(services.dataSource);
-  const maxBytes = config.graphql.responseCacheMb * 1024 * 1024;
-  return version && maxBytes > 0 ? new GraphqlResponseCache(maxBytes, version) : undefined;
 }
 
 /** Express 5 leaves req.body unset when nothing was parsed (a GET); Apollo insists on the property, if empty. */

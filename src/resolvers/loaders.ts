@@ -44,11 +44,12 @@ export interface WithBase {
 /** A page of one config's changes without positions: the same filter and size for every config of a list. */
 export interface ChangeWindowKey extends Pick<ChangeWindow, 'limit' | 'end'> {
   configId: string;
+  /** The config's changes version, which the page is cached under. */
+  changesVersion?: number;
   filter: ChangeFilterQuery;
 }
 
 export function createLoaders(services: Services, account: AccountSummary | undefined): Loaders {
-  // airtableLookup is read where it is used: reaching for it marks the operation as reading the upstream.
   const { usageBases, snapshots, monitoringConfigs, webhooks, changeQueries } = services;
   let bases: Promise<UpstreamBase[]> | undefined;
   return {
@@ -85,8 +86,8 @@ export function createLoaders(services: Services, account: AccountSummary | unde
         await Promise.all(
           [...groups.entries()].map(async ([group, members]) => {
             const { filter, limit, end } = members[0];
-            const configIds = [...new Set(members.map((key) => key.configId))];
-            const byConfig = await changeQueries.windows(configIds, filter, { limit, end });
+            const configs = [...new Map(members.map((key) => [key.configId, { id: key.configId, changesVersion: key.changesVersion }])).values()];
+            const byConfig = await changeQueries.windows(configs, filter, { limit, end });
             for (const [configId, records] of byConfig) pages.set(`${configId}:${group}`, records);
           }),
         );

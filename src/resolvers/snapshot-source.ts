@@ -2,14 +2,7 @@ import type { UsageBase } from '../entities/index.js';
 import type { SnapshotService } from '../services/snapshot.service.js';
 import type { CountLoaders } from './count-loaders.js';
 import type { KeysetSource } from './relay/paginate.js';
-import type { PreShapedList } from './support/pre-shaped-list.js';
-import { pagesOf, VersionedPages } from './support/versioned-pages.js';
 import { toSnapshotDayType, type SnapshotDayType } from './types/snapshot.type.js';
-
-/** Pages of days as read, per snapshot service, under the base's snapshot version (as REST keeps its rendered pages). */
-const keptDays = new WeakMap<object, VersionedPages<SnapshotDayType>>();
-const KEPT_DAYS_BYTES = 64 * 1024 * 1024;
-const approximateBytes = (days: SnapshotDayType[]) => days.reduce((sum, day) => sum + 200 + (day.tables as PreShapedList<unknown>).json.length, 0);
 
 /**
  * A base's counted days as a keyset source, newest first like REST; the key is the day. Cursor bounds are exclusive,
@@ -21,13 +14,9 @@ export function snapshotSource(
   bounds: { from?: string; to?: string },
   counts: CountLoaders,
 ): KeysetSource<SnapshotDayType, string> {
-  const pages = pagesOf(keptDays, snapshots, () => new VersionedPages(KEPT_DAYS_BYTES, approximateBytes));
-  // A copy of the kept page: the caller reverses it.
-  const days = async (from: string | undefined, to: string | undefined, limit: number, order: 'newest' | 'oldest') => [
-    ...(await pages.get([base.id, base.snapshotVersion, from, to, limit, order].join(':'), async () =>
-      (await snapshots.range(base, { from, to, limit, order })).map((day) => toSnapshotDayType(base.id, day)),
-    )),
-  ];
+  // The service's days are cached and shared: the new array of types is the caller's to reverse.
+  const days = async (from: string | undefined, to: string | undefined, limit: number, order: 'newest' | 'oldest') =>
+    (await snapshots.range(base, { from, to, limit, order })).map((day) => toSnapshotDayType(base.id, day));
   return {
     keyOf: (day) => day.date,
     load: async ({ after, before, limit, from }) => {

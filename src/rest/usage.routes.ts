@@ -1,19 +1,15 @@
 import { Router } from 'express';
 import type { Services } from '../services.js';
-import { ResponseCache } from './http/cached-body.js';
+import { digestEtag, JsonBody } from './http/json-body.js';
 import { mount } from './http/route.js';
 import { lostOf } from './lost-ids.js';
 import { snapshotDayJson, toUsageAlertResponse, toUsageBaseResponse } from './usage.mappers.js';
 import { usageInsightRoutes as insight } from './usage-insight.spec.js';
 import { usageRoutes as spec } from './usage.spec.js';
 
-/** Rendered snapshot pages, keyed by the base's snapshot version (so a new count is never hidden). */
-const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
-
 export function createUsageRouter(services: Services): Router {
   const { usageBases, snapshots, usageCounts, usageSchedule, usageLimits, usageAlerts, usageForecasts, usageCounting } = services;
   const router = Router();
-  const pages = new ResponseCache(SNAPSHOT_CACHE_BYTES);
 
   mount(router, spec.list, async ({ account }) => {
     const bases = await usageBases.list(account.id);
@@ -29,19 +25,17 @@ export function createUsageRouter(services: Services): Router {
 
   mount(router, spec.snapshots, async ({ account, params, query }) => {
     const base = await usageBases.get(account.id, params.id);
-    const key = ['days', base.id, base.snapshotVersion, query.from, query.to, query.cursor, query.limit].join(':');
-    return pages.getOrRender(key, async () => {
-      const page = await snapshots.listOf(base, query);
-      const cursor = page.nextCursor ? `,"nextCursor":"${page.nextCursor}"` : '';
-      return `{"baseId":${JSON.stringify(page.baseId)},"days":[${page.days.map(snapshotDayJson).join(',')}]${cursor}}`;
-    });
+    const page = await snapshots.listOf(base, query);
+    const cursor = page.nextCursor ? `,"nextCursor":"${page.nextCursor}"` : '';
+    const body = `{"baseId":${JSON.stringify(page.baseId)},"days":[${page.days.map(snapshotDayJson).join(',')}]${cursor}}`;
+    // Every recorded day bumps the base's snapshot version: the version and the query name the page.
+    return new JsonBody(body, digestEtag(['days', base.id, base.snapshotVersion, query.from, query.to, query.cursor, query.limit].join(':')));
   });
   mount(router, spec.latest, async ({ account, params }) => {
     const base = await usageBases.get(account.id, params.id);
-    return pages.getOrRender(['latest', base.id, base.snapshotVersion].join(':'), async () => {
-      const day = (await snapshots.listOf(base, { limit: 1 })).days[0];
-      return `{"baseId":${JSON.stringify(base.baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`;
-    });
+    const day = (await snapshots.listOf(base, { limit: 1 })).days[0];
+    const body = `{"baseId":${JSON.stringify(base.baseId)},"day":${day ? snapshotDayJson(day) : 'null'}}`;
+    return new JsonBody(body, digestEtag(['latest', base.id, base.snapshotVersion].join(':')));
   });
   mount(router, spec.limits, async ({ account, params }) => ({ limits: await usageLimits.get(account.id, params.id) }));
   mount(router, spec.updateLimits, async ({ account, params, body }) => ({ limits: await usageLimits.update(account.id, params.id, body) }));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { UsageBase, UsageSnapshot, type TableCount } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
+import type { ReadModelCache } from './read-model-cache.js';
 import type { UsageBaseService } from './usage-base.service.js';
 
 export interface SnapshotTotals {
@@ -11,10 +12,11 @@ export interface SnapshotTotals {
   tableCount: number;
 }
 
-/** A counted day. `tablesJson` is the per-table array already serialised, so a year of days renders without re-encoding. */
+/** A counted day: its tables, and the same as stored JSON text, which REST writes as it is. Shared: never changed. */
 export interface SnapshotDay {
   date: string;
   totals: SnapshotTotals;
+  tables: TableCount[];
   tablesJson: string;
   /** Upstream requests the day's count spent (null: counted before they were counted); not in the REST shape. */
   apiCalls: number | null;
@@ -87,6 +89,7 @@ export class SnapshotService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly bases: UsageBaseService,
+    private readonly cache: ReadModelCache,
   ) {}
 
   /** Days newest first; `nextCursor` only when an older day exists within the bounds. */
@@ -94,28 +97,28 @@ export class SnapshotService {
     return this.listOf(await this.bases.get(accountId, usageBaseId), query);
   }
 
-  /** The same for a base already loaded (and access-checked) by the caller. */
+  /** The same for a base already loaded (and access-checked) by the caller: the newest days of `range`, one more for the cursor. */
   async listOf(base: UsageBase, query: SnapshotQuery): Promise<SnapshotPage> {
     if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
-    const qb = this.dataSource
-      .createQueryBuilder()
-      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json', 'api_calls', 'carried_over'])
-      .from(UsageSnapshot, 's')
-      .where('usage_base_id = :id', { id: base.id })
-      .orderBy('date', 'DESC')
-      .limit(query.limit + 1);
-    if (query.from) qb.andWhere('date >= :from', { from: query.from });
-    if (query.to) qb.andWhere('date <= :to', { to: query.to });
-    if (query.cursor) qb.andWhere('date < :cursor', { cursor: query.cursor });
-    const rows: SnapshotRow[] = await qb.getRawMany();
-    const days = rows.slice(0, query.limit).map(toSnapshotDay);
+    // Strictly older than the cursor day is on or before the day before it.
+    const to = query.cursor ? earlierDay(query.to, dayBefore(query.cursor)) : query.to;
+    const rows = await this.range(base, { from: query.from, to, limit: query.limit + 1, order: 'newest' });
+    const days = rows.slice(0, query.limit);
     const nextCursor = rows.length > query.limit ? days[days.length - 1].date : undefined;
     return { baseId: base.baseId, days, nextCursor };
   }
 
-  /** Days of a base already loaded (and access-checked) by the caller, in the order asked for; no paging cursor. */
+  /**
+   * Days of a base already loaded (and access-checked) by the caller, in the order asked for; no paging cursor. Kept
+   * in the read-model cache under the base's snapshot version, which every recorded day bumps.
+   */
   async range(base: UsageBase, range: SnapshotRange): Promise<SnapshotDay[]> {
     if (range.limit <= 0 || (range.from && range.to && range.from > range.to)) return [];
+    const key = ['snapshots', base.id, base.snapshotVersion, range.from, range.to, range.limit, range.order].join(':');
+    return this.cache.get(key, () => this.readRange(base, range), daysBytes);
+  }
+
+  private async readRange(base: UsageBase, range: SnapshotRange): Promise<SnapshotDay[]> {
     const qb = this.snapshotRows()
       .where('usage_base_id = :id', { id: base.id })
       .orderBy('date', range.order === 'newest' ? 'DESC' : 'ASC')
@@ -184,7 +187,7 @@ export class SnapshotService {
       for (const sink of this.sinks) await sink.accept(manager, { usageBaseId, date, totals, countedAt });
       return true;
     });
-    const day = { date, totals, tablesJson, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
+    const day = { date, totals, tables, tablesJson, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false };
     // Nobody is told of a carried-over day that was not written.
     if (!written) return day;
     for (const sink of this.sinks) sink.committed();
@@ -218,7 +221,21 @@ const toSnapshotDay = (row: SnapshotRow): SnapshotDay => ({
     fileCount: Number(row.file_count),
     tableCount: Number(row.table_count),
   },
+  tables: JSON.parse(row.tables_json) as TableCount[],
   tablesJson: row.tables_json,
   apiCalls: row.api_calls === null ? null : Number(row.api_calls),
   carriedOver: Boolean(row.carried_over),
 });
+
+/** A page's size in memory: its tables twice (parsed and as text), and the rest of each day. */
+const daysBytes = (days: SnapshotDay[]) => days.reduce((sum, day) => sum + 3 * day.tablesJson.length + 300, 0);
+
+/** The day before a YYYY-MM-DD day. */
+function dayBefore(day: string): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The earlier of an optional bound and a day (YYYY-MM-DD sorts as text). */
+const earlierDay = (bound: string | undefined, day: string) => (bound === undefined || day < bound ? day : bound);

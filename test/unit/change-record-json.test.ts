@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeRecordJson, changeRecordsJson, toChangeRecord, type ChangeRow } from '../../src/services/audit/change-row.js';
+import { ChangeRows, changeRecordJson, toChangeRecord, type ChangeRow } from '../../src/services/audit/change-row.js';
 import { jsonWithRaw, RawJson } from '../../src/services/raw-json.js';
 
 /** A stored row as ingestion writes it: the JSON columns by JSON.stringify (change-ingest.service.ts). */
@@ -51,10 +51,13 @@ describe('rendering stored change rows as JSON', () => {
     }
   });
 
-  it('renders a page as one array, and an empty page as []', () => {
+  it('renders the first rows of a window as one array, and none as [], as its records stringify', () => {
     const rows = AWKWARD.map((names, i) => storedRow({ id: i + 1, names, fieldIds: [], before: null, after: { f: names } }));
-    expect(changeRecordsJson(rows).text).toBe(JSON.stringify(rows.map(toChangeRecord)));
-    expect(changeRecordsJson([]).text).toBe('[]');
+    const window = new ChangeRows(rows);
+    expect(window.json(rows.length).text).toBe(JSON.stringify(window.records()));
+    expect(window.json(2).text).toBe(JSON.stringify(rows.slice(0, 2).map(toChangeRecord)));
+    expect(window.json(0).text).toBe('[]');
+    expect(new ChangeRows([]).json(0).text).toBe('[]');
   });
 
   it('splices raw members into an object and leaves undefined members out, as JSON.stringify does', () => {

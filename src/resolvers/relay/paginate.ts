@@ -1,5 +1,4 @@
 import { invalidRequest } from '../../errors.js';
-import { edgeOf } from '../support/kept-edges.js';
 import type { CursorCodec } from './cursor.js';
 
 /** Page size ceiling of every connection. */
@@ -80,7 +79,7 @@ export async function paginate<T, K>(
   }
   const hasNextPage = cutAtEnd || (before !== undefined && (await source.existsAtOrAfter(before)));
   const hasPreviousPage = cutAtStart || (after !== undefined && (await source.existsAtOrBefore(after)));
-  const edges = items.map((node) => edgeOf(node, cursors, source.keyOf));
+  const edges = items.map((node) => ({ cursor: cursors.encode(source.keyOf(node)), node }));
   return {
     edges,
     nodes: items,

@@ -1,9 +1,7 @@
 import { LocalDateResolver, NonNegativeIntResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { TableCount } from '../../entities/index.js';
 import type { SnapshotDay } from '../../services/snapshot.service.js';
 import { toGlobalId } from '../relay/global-id.js';
-import { PreShapedList } from '../support/pre-shaped-list.js';
 import { Node } from './node.type.js';
 
 @ObjectType('TableCount', { description: 'The counts of one table on a counted day' })
@@ -51,7 +49,7 @@ export class SnapshotDayType extends Node {
   date: string;
 
   @Field(() => [TableCountType], { description: 'One entry per table counted that day' })
-  tables: Iterable<TableCountType>;
+  tables: TableCountType[];
 
   @Field(() => SnapshotTotalsType, { description: 'The sums over `tables`' })
   totals: SnapshotTotalsType;
@@ -66,15 +64,12 @@ export class SnapshotDayType extends Node {
   usageBaseId: string;
 }
 
-/** The keys of each stored table, in the order the count writes them (usage-count.service.ts). */
-const STORED_TABLE_KEYS: ReadonlyArray<keyof TableCount> = ['tableId', 'tableName', 'recordCount', 'storageBytes', 'fileCount'];
-
-/** Field by field; the stored tables stay JSON text, spliced into a response that selects them as stored. */
+/** Field by field, as plain objects. */
 export function toSnapshotDayType(usageBaseId: string, day: SnapshotDay): SnapshotDayType {
   const type = new SnapshotDayType();
   type.id = toGlobalId('SnapshotDay', usageBaseId, day.date);
   type.date = day.date;
-  type.tables = new PreShapedList<TableCountType>(day.tablesJson, STORED_TABLE_KEYS);
+  type.tables = day.tables;
   type.totals = { ...day.totals };
   type.apiCalls = day.apiCalls;
   type.carriedOver = day.carriedOver;

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { ZodType, z } from 'zod';
 import type { AccountSummary } from '../../services/account.service.js';
 import { invalidRequest, unauthorized } from '../../errors.js';
-import { CachedBody } from './cached-body.js';
+import { JsonBody } from './json-body.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503;
 
@@ -61,7 +61,7 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
     const result = await handler(input, req);
     res.status(spec.success.status);
     if (spec.success.status === 204) return void res.end();
-    if (result instanceof CachedBody) return result.send(req, res);
+    if (result instanceof JsonBody) return result.send(req, res);
     res.json(result);
   });
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { invalidRequest } from '../../errors.js';
 import { canonicalTimeZone, isValidDay } from '../calendar.js';
 import type { RawJson } from '../raw-json.js';
+import type { ReadModelCache } from '../read-model-cache.js';
 import { rawRowReader, type RawRowReader } from '../raw-rows.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
@@ -18,7 +19,7 @@ import {
   type PageLead,
   type PageOrder,
 } from './change-page-sql.js';
-import { changeRecordsJson, positionOf, toChangeRecord, type ChangeRecord, type ChangeRow } from './change-row.js';
+import { ChangeRows, positionOf, type ChangeRecord, type ChangeRow } from './change-row.js';
 
 /**
  * How deep the probe that picks the leading index looks. The cost of a page led by a filter grows with how densely
@@ -70,7 +71,17 @@ export interface ChangeWindow {
 /** Filters in the order their probes run: the usually sparse first, since a probe that comes up short ends the search. */
 const LEAD_CANDIDATES: Array<ColumnFilter | 'fieldId'> = ['recordId', 'fieldId', 'userEmail', 'tableId', 'eventType', 'source', 'kind'];
 
-/** The read side of the audit log: a config's changes, filtered, newest first, in keyset pages. */
+/** A config as a change read needs it: its id, and its changes version (bumped by every write to its entries) to cache by. */
+export interface ChangeLogRef {
+  id: string;
+  /** Unknown: the read is not cached. */
+  changesVersion?: number;
+}
+
+/**
+ * The read side of the audit log: a config's changes, filtered, newest first, in keyset pages. Each window read is
+ * kept in the read-model cache under the config's changes version, for REST and GraphQL alike.
+ */
 export class ChangeQueryService {
   private readonly cursors: ChangeCursorCodec;
   private readonly read: RawRowReader;
@@ -78,24 +89,31 @@ export class ChangeQueryService {
   constructor(
     private readonly dataSource: DataSource,
     secretKey: Buffer,
+    private readonly cache: ReadModelCache,
   ) {
     this.cursors = new ChangeCursorCodec(secretKey);
     this.read = rawRowReader(dataSource);
   }
 
   /** Newest first by (occurredAt, id); `nextCursor` only when an older match exists. */
-  async list(config: { id: string }, { limit, cursor, ...filter }: ChangeQuery): Promise<ChangePage> {
+  async list(config: ChangeLogRef, { limit, cursor, ...filter }: ChangeQuery): Promise<ChangePage> {
     const olderThan = cursor === undefined ? undefined : this.cursors.decode(config.id, cursor);
     // One more than the page: whether an older match exists comes with it.
-    const rows = await this.windowRows(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
-    if (rows.length <= limit) return { records: changeRecordsJson(rows) };
-    rows.length = limit;
-    return { records: changeRecordsJson(rows), nextCursor: this.cursors.encode(config.id, positionOf(rows[limit - 1])) };
+    const window = await this.cachedWindow(config, filter, { olderThan, limit: limit + 1, end: 'newest' });
+    const { rows } = window;
+    if (rows.length <= limit) return { records: window.json(rows.length) };
+    return { records: window.json(limit), nextCursor: this.cursors.encode(config.id, positionOf(rows[limit - 1])) };
   }
 
   /** A window of the config's changes, newest first, led by the sparsest filter's index. */
-  async window(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRecord[]> {
-    return (await this.windowRows(config, query, window)).map(toChangeRecord);
+  async window(config: ChangeLogRef, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRecord[]> {
+    return (await this.cachedWindow(config, query, window)).records();
+  }
+
+  private cachedWindow(config: ChangeLogRef, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRows> {
+    const read = async () => new ChangeRows(await this.windowRows(config, query, window));
+    const key = windowKey(config, query, window);
+    return key === undefined ? read() : this.cache.get(key, read, (rows) => rows.bytes);
   }
 
   private async windowRows(config: { id: string }, query: ChangeFilterQuery, window: ChangeWindow): Promise<ChangeRow[]> {
@@ -110,21 +128,31 @@ export class ChangeQueryService {
    * The same unbounded window (no positions) of several configs in ONE statement, by config id: a list of configs
    * with their latest changes costs one page query, not one per config (only several filters add their probes).
    */
-  async windows(configIds: string[], query: ChangeFilterQuery, window: Pick<ChangeWindow, 'limit' | 'end'>): Promise<Map<string, ChangeRecord[]>> {
-    const byConfig = new Map(configIds.map((id) => [id, [] as ChangeRecord[]]));
-    if (configIds.length === 0) return byConfig;
+  async windows(configs: ChangeLogRef[], query: ChangeFilterQuery, window: Pick<ChangeWindow, 'limit' | 'end'>): Promise<Map<string, ChangeRecord[]>> {
+    const found = new Map<string, ChangeRecord[]>();
+    const missing: ChangeLogRef[] = [];
+    for (const config of configs) {
+      const key = windowKey(config, query, window);
+      const kept = key === undefined ? undefined : this.cache.peek<ChangeRows>(key);
+      if (kept) found.set(config.id, kept.records());
+      else missing.push(config);
+    }
+    if (missing.length === 0) return found;
     const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
     const filters = this.filtersOf(query);
     const pages = await Promise.all(
-      configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters, order), limit: window.limit, order })),
+      missing.map(async ({ id: configId }) => ({ configId, filters, lead: await this.leadFor(configId, filters, order), limit: window.limit, order })),
     );
+    const rowsOf = new Map<string, ChangeRow[]>(missing.map((config) => [config.id, []]));
     // pagesSql selects each row's config id after the change columns.
-    const rows = await this.read(pagesSql(this.dataSource.driver, pages));
-    for (const row of rows) byConfig.get(row[row.length - 1] as string)?.push(toChangeRecord(row));
-    for (const records of byConfig.values()) {
-      records.sort((a, b) => (a.occurredAt === b.occurredAt ? Number(b.id) - Number(a.id) : a.occurredAt < b.occurredAt ? 1 : -1));
+    for (const row of await this.read(pagesSql(this.dataSource.driver, pages))) rowsOf.get(row[row.length - 1] as string)?.push(row);
+    for (const config of missing) {
+      const rows = new ChangeRows(rowsOf.get(config.id)!.sort(newestFirst));
+      const key = windowKey(config, query, window);
+      if (key !== undefined) this.cache.set(key, rows, rows.bytes);
+      found.set(config.id, rows.records());
     }
-    return byConfig;
+    return found;
   }
 
   /** How many changes of each config (already access-checked) match the filters, in one statement. */
@@ -141,7 +169,7 @@ export class ChangeQueryService {
   async byIds(config: { id: string }, ids: string[]): Promise<ChangeRecord[]> {
     const numeric = [...new Set(ids.filter((id) => /^[1-9]\d{0,14}$/.test(id)).map(Number))];
     if (numeric.length === 0) return [];
-    return (await this.read(entriesSql(this.dataSource.driver, config.id, numeric))).map(toChangeRecord);
+    return new ChangeRows(await this.read(entriesSql(this.dataSource.driver, config.id, numeric))).records();
   }
 
   private filtersOf(query: ChangeFilterQuery): ChangeFilters {
@@ -167,6 +195,19 @@ export class ChangeQueryService {
     }
     return sparsest!.name;
   }
+}
+
+/** The cache key of a window of a config at its changes version; none when the version is unknown. */
+function windowKey(config: ChangeLogRef, query: ChangeFilterQuery, window: Partial<ChangeWindow>): string | undefined {
+  if (config.changesVersion === undefined) return undefined;
+  const { olderThan, newerThan, limit, end } = window;
+  return ['changes', config.id, config.changesVersion, JSON.stringify(query), JSON.stringify([olderThan, newerThan, limit, end])].join(':');
+}
+
+/** Page order: by (occurredAt, id), newest first. */
+function newestFirst(a: ChangeRow, b: ChangeRow): number {
+  const [x, y] = [positionOf(a), positionOf(b)];
+  return x.occurredAt === y.occurredAt ? y.id - x.id : x.occurredAt < y.occurredAt ? 1 : -1;
 }
 
 /** `from`/`to` as whole days in the query's zone: [start of `from`, start of the day after `to`), as stored ISO text. */

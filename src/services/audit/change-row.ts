@@ -74,7 +74,30 @@ export function changeRecordJson(row: ChangeRow): string {
   );
 }
 
-/** A page of rows as one JSON array, for a response (RawJson). */
-export function changeRecordsJson(rows: ChangeRow[]): RawJson {
-  return new RawJson(`[${rows.map(changeRecordJson).join(',')}]`);
+/**
+ * A window of a config's changes as read: its rows, and each form a reader asks for (the records GraphQL resolves, the
+ * JSON REST writes), made once. Kept in the read-model cache and shared: never changed.
+ */
+export class ChangeRows {
+  private made?: ChangeRecord[];
+  private rendered?: { count: number; json: RawJson };
+
+  constructor(readonly rows: ChangeRow[]) {}
+
+  records(): ChangeRecord[] {
+    return (this.made ??= this.rows.map(toChangeRecord));
+  }
+
+  /** The first `count` rows as one JSON array, for a response. */
+  json(count: number): RawJson {
+    if (this.rendered?.count !== count) this.rendered = { count, json: new RawJson(`[${this.rows.slice(0, count).map(changeRecordJson).join(',')}]`) };
+    return this.rendered.json;
+  }
+
+  /** Its size in memory, estimated: the rows' text about three times (as read, as records, as JSON). */
+  get bytes(): number {
+    let text = 0;
+    for (const row of this.rows) for (const value of row) text += typeof value === 'string' ? value.length : 8;
+    return 3 * text + 200 * this.rows.length;
+  }
 }

@@ -1,6 +1,7 @@
 export interface GraphqlError {
   message: string;
   path?: Array<string | number>;
+  locations?: Array<{ line: number; column: number }>;
   extensions?: { code?: string };
 }
 

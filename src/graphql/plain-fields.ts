@@ -4,8 +4,9 @@ import { getMetadataStorage } from 'type-graphql';
 /**
  * type-graphql gives every field of an object type a resolver of its own, which builds its resolver data and runs the
  * (empty) middleware chain only to read the property. This removes those from the fields that are plain properties
- * (no @FieldResolver, no middleware or roles, the property named as the field), so that graphql-js's default resolver
- * applies and the compiled executor reads the property directly. Returns the schema it changed.
+ * (no @FieldResolver, no middleware or roles, the property named as the field, not a Promise), so that the default
+ * resolver applies: graphql-jit then reads the property inline instead of calling a resolver with a resolve info per
+ * field (7,500 calls for a page of 30 days × 50 tables). Returns the schema it changed.
  */
 export function dropPlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
@@ -18,6 +19,9 @@ export function dropPlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
       if (!field.resolve) continue;
       const declared = metadata.find((candidate) => candidate.schemaName === field.name);
       if (!declared || declared.name !== declared.schemaName || declared.middlewares?.length || declared.roles?.length) continue;
+      // A property declared as a Promise (a connection's totalCount getter) is awaited by its resolver: graphql-jit
+      // reads a resolver-less leaf as a value.
+      if (Reflect.getMetadata('design:type', declared.target.prototype, declared.name) === Promise) continue;
       const resolved = storage.fieldResolvers.some((resolver) => resolver.getObjectType?.() === declared.target && resolver.methodName === declared.name);
       if (!resolved) field.resolve = undefined;
     }
