@@ -1,6 +1,6 @@
 import type { Driver } from 'typeorm';
 import type { Sql } from '../raw-rows.js';
-import type { ChangePosition } from './change-cursor.js';
+import type { ChangePosition } from './change-position.js';
 import { CHANGE_COLUMNS } from './change-row.js';
 
 /** Equality filters of GET …/changes on change_entry columns, each indexed (config_id, column, occurred_at, id). */

@@ -1,5 +1,5 @@
 import { RawJson } from '../raw-json.js';
-import type { ChangePosition } from './change-cursor.js';
+import type { ChangePosition } from './change-position.js';
 import type { ChangeEvent, ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 
 /** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
