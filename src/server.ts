@@ -19,7 +19,7 @@ import { upstreamNotConnected } from './errors.js';
 import { UpstreamClient } from './upstream/client.js';
 import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
-import { OAUTH_CALLBACK_PATH } from './rest/connection.spec.js';
+import { OAUTH_CALLBACK_PATH } from './rest/connection.endpoints.js';
 import type { Sandbox } from './sandbox/index.js';
 import { createEmbeddedSandbox } from './embedded-sandbox.js';
 import { openServiceDatabase } from './service-database.js';
