@@ -1,4 +1,5 @@
 import { normalizeCell, renderCellsByFieldId } from './cell-values.js';
+import { READ_ONLY_FIELD_TYPES } from './field-types.js';
 import type { IdGenerator } from './id-generator.js';
 import { checkLinkedRecords, syncLinkedRecords, type LinkCellChange, type LinkedRecordsUpdate } from './link-sync.js';
 import type { ChangeActor, SandboxChange, UpdatedRecord } from './sandbox-change.types.js';
@@ -71,7 +72,7 @@ export function updateRecords(
     const record = table.records.get(input.id);
     if (!record) throw rowDoesNotExist(input.id);
     const current = pending.get(input.id) ?? record.cellsByFieldId;
-    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? {} : current, current, options));
+    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? computedCells(table, current) : current, current, options));
   }
   const linkChanges: LinkCellChange[] = [...pending].map(([id, after]) => ({
     recordId: id,
@@ -149,6 +150,15 @@ function buildCells(
     else cells[field.id] = stored;
   }
   return cells;
+}
+
+/** PUT clears the cells it does not name, but computed cells are the platform's to fill: they stay. */
+function computedCells(table: SandboxTable, cells: Cells): Cells {
+  const kept: Cells = {};
+  for (const field of table.fields) {
+    if (READ_ONLY_FIELD_TYPES.has(field.type) && cells[field.id] !== undefined) kept[field.id] = cells[field.id];
+  }
+  return kept;
 }
 
 function changedFields(table: SandboxTable, before: Cells, after: Cells): string[] {
