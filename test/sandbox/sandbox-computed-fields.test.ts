@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASE_NAMES, DEMO_TABLES } from '../../src/sandbox/index.js';
 import { baseIdByName, startSandbox, type ErrorBody, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
+import { createHook, payloadsOf } from './webhook-harness.js';
 
 /** The message public reports quote for a write to a computed field (github.com/justkd/AirpuckJS/issues/3). */
 const computedError = (name: string) => ({
@@ -18,7 +19,10 @@ describe('sandbox fields that cannot be written', () => {
     tasksPath = `/v0/${baseIdByName(harness.sandbox, DEMO_BASE_NAMES.tracker)}/Tasks`;
   });
 
-  afterAll(() => harness.close());
+  afterAll(async () => {
+    harness.sandbox.close();
+    await harness.close();
+  });
 
   async function firstTask(): Promise<RecordBody> {
     return (await harness.call<{ records: RecordBody[] }>('GET', `${tasksPath}?pageSize=1`)).body.records[0];
@@ -82,8 +86,57 @@ describe('sandbox fields that cannot be written', () => {
     const task = await firstTask();
     const replaced = await harness.call<RecordBody>('PUT', `${tasksPath}/${task.id}`, { body: { fields: { Name: 'Renamed' } } });
     expect(replaced.status).toBe(200);
-    const computed = Object.fromEntries(TRACKER_COMPUTED.filter((name) => name in task.fields).map((name) => [name, task.fields[name]]));
-    expect(replaced.body.fields).toEqual({ Name: 'Renamed', ...computed });
+    const kept = TRACKER_COMPUTED.filter((name) => name !== 'Last Modified' && name in task.fields);
+    expect(replaced.body.fields).toEqual({
+      Name: 'Renamed',
+      ...Object.fromEntries(kept.map((name) => [name, task.fields[name]])),
+      'Last Modified': expect.any(String),
+    });
+  });
+
+  it('fills the computed cells the platform derives from a record\'s own history on create and update', async () => {
+    const before = (await harness.call<{ records: RecordBody[] }>('GET', tasksPath)).body.records;
+    const highest = Math.max(...before.map((record) => record.fields['Task ID'] as number));
+    const ada = { 'X-Sandbox-User-Email': 'ada@example.com', 'X-Sandbox-User-Name': 'Ada' };
+    const created = await harness.call<{ records: RecordBody[] }>('POST', tasksPath, {
+      body: { records: [{ fields: { Name: 'New one' } }, { fields: { Name: 'New two' } }] },
+      headers: ada,
+    });
+    const [one, two] = created.body.records;
+    const adaCell = { id: expect.stringMatching(/^usr/), email: 'ada@example.com', name: 'Ada' };
+    expect(one.fields).toEqual({
+      Name: 'New one',
+      'Task ID': highest + 1,
+      Created: one.createdTime,
+      'Last Modified': one.createdTime,
+      'Created By': adaCell,
+      'Last Modified By': adaCell,
+    });
+    expect(two.fields['Task ID']).toBe(highest + 2);
+
+    const trackerId = baseIdByName(harness.sandbox, DEMO_BASE_NAMES.tracker);
+    const { id: webhookId } = await createHook(harness, trackerId, {
+      specification: { options: { filters: { dataTypes: ['tableData'] }, includes: { includePreviousCellValues: true } } },
+    });
+    const updated = await harness.call<RecordBody>('PATCH', `${tasksPath}/${one.id}`, { body: { fields: { Estimate: 3 } } });
+    expect(updated.body.fields).toMatchObject({ 'Created By': adaCell, 'Last Modified By': { email: 'api-user@sandbox.invalid' } });
+    expect(Date.parse(updated.body.fields['Last Modified'] as string)).toBeGreaterThanOrEqual(Date.parse(one.createdTime));
+    // The recomputed cells change with the write, so its payload reports them too.
+    const table = harness.sandbox.store.requireTable(trackerId, 'Tasks').table;
+    const fieldId = (name: string) => table.fields.find((field) => field.name === name)!.id;
+    const [payload] = (await payloadsOf(harness, trackerId, webhookId)).payloads;
+    expect(payload.changedTablesById?.[table.id].changedRecordsById?.[one.id]).toEqual({
+      current: {
+        cellValuesByFieldId: {
+          [fieldId('Estimate')]: 3,
+          [fieldId('Last Modified')]: updated.body.fields['Last Modified'],
+          [fieldId('Last Modified By')]: updated.body.fields['Last Modified By'],
+        },
+      },
+      previous: {
+        cellValuesByFieldId: { [fieldId('Estimate')]: null, [fieldId('Last Modified')]: one.createdTime, [fieldId('Last Modified By')]: adaCell },
+      },
+    });
   });
 
   it('refuses to create computed fields through the meta API', async () => {
