@@ -19,6 +19,11 @@ import { deliveryEnv } from '../webhooks/support/webhook-support.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
+/**
+ * A replica is node itself with tsx's loader, not the tsx command: that one relays signals to a node child of its
+ * own, and under load a SIGTERM could end the relay (exit 143) before it reached the service's handler.
+ */
+const REPLICA_COMMAND: [string, string[]] = [process.execPath, ['--import', 'tsx', 'src/main.ts']];
 const SANDBOX_TOKEN = 'replicas-sandbox-token';
 const REPLICAS = 3;
 
@@ -86,7 +91,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     });
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startWithBanner(TSX, ['src/main.ts'], env));
+      replicas.push(await startWithBanner(...REPLICA_COMMAND, env));
       http.push(createHttp(replicas[i].url, apiKey));
     }
   }, 120_000);
@@ -268,7 +273,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     );
     expect(logged).toHaveLength(values.length);
     receiver.answer = () => ({ status: 200 });
-    replicas[killed] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
+    replicas[killed] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
     http[killed] = createHttp(replicas[killed]!.url, apiKey);
   }, 200_000);
 
@@ -289,7 +294,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       for (let i = 0; i < REPLICAS; i++) {
         replicas[i]!.child.kill('SIGTERM');
         expect(await replicas[i]!.exited).toBe(0);
-        replicas[i] = await startWithBanner(TSX, ['src/main.ts'], replicaEnv);
+        replicas[i] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
         http[i] = createHttp(replicas[i]!.url, apiKey);
         await until(() => send(replicas[i]!.url, '/readyz', {}), (res) => res.status === 200);
         await new Promise((resolve) => setTimeout(resolve, 300));
