@@ -1,5 +1,5 @@
 import type { Driver } from 'typeorm';
-import type { Sql } from '../raw-rows.js';
+import type { Sql } from '../../repositories/raw-rows.js';
 import type { ChangePosition } from './change-cursor.js';
 import { CHANGE_COLUMNS } from './change-row.js';
 

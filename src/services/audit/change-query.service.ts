@@ -4,7 +4,7 @@ import { invalidRequest } from '../../errors.js';
 import { canonicalTimeZone, isValidDay } from '../calendar.js';
 import type { RawJson } from '../raw-json.js';
 import type { ReadModelCache } from '../read-model-cache.js';
-import { rawRowReader, type RawRowReader } from '../raw-rows.js';
+import { rawRowReader, type RawRowReader } from '../../repositories/raw-rows.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
 import {

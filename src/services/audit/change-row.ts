@@ -20,7 +20,7 @@ export const CHANGE_COLUMNS = [
   'after_json',
 ] as const;
 
-/** One change_entry row as read (raw-rows.ts): CHANGE_COLUMNS' values, then any column a query adds after them. */
+/** One change_entry row as read (repositories/raw-rows.ts): CHANGE_COLUMNS' values, then any column a query adds after them. */
 export type ChangeRow = unknown[];
 
 /** One logged change, exactly as GET …/changes answers it (CONTRACT §3): the event as stored, with its ids. */
