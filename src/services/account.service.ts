@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { generateApiKey, hashApiKey, keyPrefix } from '../auth/api-key.js';
-import { CallerCache } from '../auth/caller-cache.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './credentials/api-key.js';
+import { CallerCache } from './credentials/caller-cache.js';
 import type { Quotas } from '../config.js';
 import { Account, ApiKey } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { SESSION_LIFETIME_MS } from '../../auth/session-cookie.js';
-import { csrfTokenOf, generateToken, hashToken } from '../../auth/session-token.js';
+import { SESSION_LIFETIME_MS, csrfTokenOf, generateToken, hashToken } from '../credentials/session-token.js';
 import { Account, User, UserSession } from '../../entities/index.js';
 import type { AccountSummary } from '../account.service.js';
 

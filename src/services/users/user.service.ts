@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
-import { hashPassword, passwordProblem, verifyAgainstDecoy, verifyPassword } from '../../auth/password.js';
-import { csrfTokenOf, generateToken, hashToken } from '../../auth/session-token.js';
+import { hashPassword, passwordProblem, verifyAgainstDecoy, verifyPassword } from '../credentials/password.js';
+import { csrfTokenOf, generateToken, hashToken } from '../credentials/session-token.js';
 import { Account, SetPasswordToken, User } from '../../entities/index.js';
 import { AppError, conflict, invalidRequest, notFound, unauthorized } from '../../errors.js';
 import type { AccountSummary } from '../account.service.js';
