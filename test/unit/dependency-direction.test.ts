@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -15,7 +15,7 @@ interface Edge {
   /** Importing file, relative to src/ (`services/account.service.ts`). */
   from: string;
   specifier: string;
-  /** The imported module relative to src/ without extension (`auth/api-key`), for relative specifiers only. */
+  /** The imported file relative to src/ (`auth/api-key.ts`, `entities/index.ts`), for relative specifiers only. */
   to?: string;
 }
 
@@ -27,24 +27,28 @@ function sourceFilesUnder(folder: string): string[] {
 
 const ALL_FILES = sourceFilesUnder('.');
 
+/** `../auth/api-key.js` from `services/x.ts` → `auth/api-key.ts`; a folder → its `index.ts`. */
+function resolvedFile(from: string, specifier: string): string {
+  const path = relative(SRC, resolve(SRC, dirname(from), specifier)).split(sep).join('/').replace(/\.js$/, '');
+  return existsSync(join(SRC, `${path}.ts`)) ? `${path}.ts` : path.endsWith('.ts') ? path : `${path}/index.ts`;
+}
+
 const EDGES: Edge[] = ALL_FILES.flatMap((from) =>
   ts.preProcessFile(readFileSync(join(SRC, from), 'utf8'), true, true).importedFiles.map(({ fileName: specifier }) => ({
     from,
     specifier,
-    to: specifier.startsWith('.')
-      ? relative(SRC, resolve(SRC, dirname(from), specifier)).split(sep).join('/').replace(/\.(js|ts)$/, '')
-      : undefined,
+    to: specifier.startsWith('.') ? resolvedFile(from, specifier) : undefined,
   })),
 );
 
-/** `a/b/c.ts` → `a`; a file directly in src/ is its own layer (`app`, `cli`). */
-const layerOf = (path: string) => path.split('/')[0]!.replace(/\.(js|ts)$/, '');
+/** `a/b/c.ts` → `a`; a file directly in src/ is its own layer (`app.ts`, `services.ts`). */
+const layerOf = (path: string) => path.split('/')[0]!;
 const isUnder = (path: string | undefined, folder: string) => path !== undefined && (path === folder || path.startsWith(`${folder}/`));
 const show = (edges: Edge[]) => edges.map((edge) => `${edge.from} → ${edge.specifier}`);
 const importsFrom = (folder: string) => EDGES.filter((edge) => isUnder(edge.from, folder));
 
 /** What services must not depend on: transports, the HTTP layer, the job runner and its backends, the composition. */
-const FORBIDDEN_IN_SERVICES = ['rest', 'http', 'graphql', 'resolvers', 'web', 'auth', 'jobs/backends', 'cli', 'app', 'server', 'main'];
+const FORBIDDEN_IN_SERVICES = ['rest', 'http', 'graphql', 'resolvers', 'web', 'auth', 'jobs/backends', 'cli.ts', 'app.ts', 'server.ts', 'main.ts', 'services.ts'];
 /** Transport packages (the OpenAPI library is REST's) and database drivers (repositories' business). */
 const FORBIDDEN_PACKAGES_IN_SERVICES =
   /^(express|@apollo\/|type-graphql|graphql-ws|agenda|@agendajs\/|@asteasolutions\/zod-to-openapi|helmet|cors|better-sqlite3|pg|mongodb)(\/|$)/;
