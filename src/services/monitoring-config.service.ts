@@ -11,9 +11,9 @@ import type { MonitoringScope, WatchedBase } from './audit/change-event.js';
 import type { WatchDemand } from './audit/change-pipeline.js';
 import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/changes-table.js';
 import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
-import { isUniqueViolation } from './db-errors.js';
-import { EntityLookup } from './entity-lookup.js';
-import { MonitoringConfigClaims } from './monitoring-config-claims.js';
+import { isUniqueViolation } from '../repositories/db-errors.js';
+import { EntityLookup } from '../repositories/entity-lookup.js';
+import { MonitoringConfigClaims } from '../repositories/monitoring-config-claims.js';
 import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 

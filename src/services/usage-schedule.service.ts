@@ -3,7 +3,7 @@ import type { DataSource, Repository } from 'typeorm';
 import { UsageRun, type UsageBase } from '../entities/index.js';
 import { isAppError, notFound } from '../errors.js';
 import { localDayOf, nextDailyRun, todaysRun } from './daily-schedule.js';
-import { isUniqueViolation } from './db-errors.js';
+import { isUniqueViolation } from '../repositories/db-errors.js';
 import type { UsageBaseService } from './usage-base.service.js';
 import type { UsageCountService } from './usage-count.service.js';
 

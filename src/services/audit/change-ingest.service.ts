@@ -6,7 +6,7 @@ import type { WebhookPayloadPage } from '../../upstream/webhook-types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { scopeAllows, type ChangeEvent, type IngestedBase, type MonitoringScope } from './change-event.js';
-import { bumpChangeVersions } from './change-version.js';
+import { bumpChangeVersions } from '../../repositories/change-version.js';
 import type { ChangeSink } from './change-pipeline.js';
 import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
 import { holderLossReason, isHolderLoss, type UpstreamWatchService } from './upstream-watch.service.js';

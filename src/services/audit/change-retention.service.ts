@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { bumpChangeVersions } from './change-version.js';
+import { bumpChangeVersions } from '../../repositories/change-version.js';
 
 const CHUNK = 5_000;
 

@@ -8,7 +8,7 @@ import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { bumpChangeVersions } from './change-version.js';
+import { bumpChangeVersions } from '../../repositories/change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 import { mayBeMissing, type ConfigHealthService } from './config-health.service.js';
 

@@ -3,7 +3,7 @@ import type { WebhookDeactivationReason } from '../../entities/index.js';
 import type { LeasedDelivery } from './delivery-store.js';
 import type { SendResult } from './http-sender.js';
 import type { AttemptOutcome } from './retry-policy.js';
-import { insertRows, runSql } from './sql.js';
+import { insertRows, runSql } from '../../repositories/run-sql.js';
 
 export interface FinishedAttempt {
   leased: LeasedDelivery;
