@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { WebhookDeactivationReason } from '../../entities/index.js';
-import type { LeasedDelivery } from './delivery-store.js';
+import type { LeasedDelivery } from '../../repositories/delivery-store.js';
 import type { SendResult } from './http-sender.js';
 import type { AttemptOutcome } from './retry-policy.js';
 import { insertRows, runSql } from '../../repositories/run-sql.js';
