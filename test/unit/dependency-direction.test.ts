@@ -74,7 +74,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'services/monitoring-config.service.ts',
   'services/snapshot.service.ts',
   'services/usage-schedule.service.ts',
-  'services/users/session.service.ts',
   'services/users/user.service.ts',
   'services/webhooks/attempt-recorder.ts',
   'services/webhooks/delivery-log.service.ts',
