@@ -71,9 +71,7 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'services/audit/change-writer.service.ts',
   'services/monitoring-config.service.ts',
   'services/snapshot.service.ts',
-  'services/usage-schedule.service.ts',
   'services/webhooks/attempt-recorder.ts',
-  'services/webhooks/delivery-log.service.ts',
   'services/webhooks/webhook-change-sink.ts',
   'services/webhooks/webhook.service.ts',
 ];
