@@ -70,7 +70,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'services/audit/change-ingest.service.ts',
   'services/audit/change-writer.service.ts',
   'services/monitoring-config.service.ts',
-  'services/snapshot.service.ts',
   'services/webhooks/attempt-recorder.ts',
   'services/webhooks/webhook-change-sink.ts',
   'services/webhooks/webhook.service.ts',
