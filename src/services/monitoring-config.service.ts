@@ -14,6 +14,7 @@ import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
 import { isUniqueViolation } from '../repositories/db-errors.js';
 import { EntityLookup } from '../repositories/entity-lookup.js';
 import { MonitoringConfigClaims } from '../repositories/monitoring-config-claims.js';
+import { monitoredBases, monitoringAccountsOf } from '../repositories/watch-demand.repository.js';
 import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 
@@ -206,22 +207,12 @@ export class MonitoringConfigService implements WatchDemand {
     return manager.existsBy(MonitoringConfig, { baseId: base.baseId });
   }
 
-  async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
-    const rows = await manager
-      .createQueryBuilder(MonitoringConfig, 'c')
-      .select('DISTINCT c.account_id', 'accountId')
-      .where('c.base_id = :baseId', { baseId })
-      .getRawMany<{ accountId: string }>();
-    return rows.map((r) => r.accountId);
+  accounts(manager: EntityManager, baseId: string): Promise<string[]> {
+    return monitoringAccountsOf(manager, baseId);
   }
 
-  async all(manager: EntityManager): Promise<WatchedBase[]> {
-    const rows = await manager
-      .createQueryBuilder(MonitoringConfig, 'c')
-      .select(['c.account_id AS "accountId"', 'c.base_id AS "baseId"'])
-      .distinct(true)
-      .getRawMany<WatchedBase>();
-    return rows;
+  all(manager: EntityManager): Promise<WatchedBase[]> {
+    return monitoredBases(manager);
   }
 
   private async changesTable(upstream: UpstreamClient, baseId: string, tableId: string | undefined): Promise<{ id: string; name: string }> {

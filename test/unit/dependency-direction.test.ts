@@ -69,10 +69,8 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'server.ts',
   'services/audit/change-ingest.service.ts',
   'services/audit/change-writer.service.ts',
-  'services/monitoring-config.service.ts',
   'services/webhooks/attempt-recorder.ts',
   'services/webhooks/webhook-change-sink.ts',
-  'services/webhooks/webhook.service.ts',
 ];
 
 /** A string or template literal that is SQL: starts with a statement keyword in capitals. */
