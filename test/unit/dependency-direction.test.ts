@@ -68,9 +68,7 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'metrics/queue-depth.ts',
   'server.ts',
   'services/audit/change-ingest.service.ts',
-  'services/audit/change-writer.service.ts',
   'services/webhooks/attempt-recorder.ts',
-  'services/webhooks/webhook-change-sink.ts',
 ];
 
 /** A string or template literal that is SQL: starts with a statement keyword in capitals. */
