@@ -67,7 +67,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'database.ts',
   'metrics/queue-depth.ts',
   'server.ts',
-  'services/audit/change-ingest.service.ts',
   'services/webhooks/attempt-recorder.ts',
 ];
 
