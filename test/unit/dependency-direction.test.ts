@@ -67,7 +67,6 @@ const SQL_NOT_YET_IN_REPOSITORIES = [
   'database.ts',
   'metrics/queue-depth.ts',
   'server.ts',
-  'services/webhooks/attempt-recorder.ts',
 ];
 
 /** A string or template literal that is SQL: starts with a statement keyword in capitals. */
