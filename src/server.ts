@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { safeError, type Logger } from './logger.js';
 import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
+import { pingDatabase } from './repositories/database-ping.js';
 import { answerClientError } from './http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { ApiCallLedgerService } from './services/usage-insight/api-call-ledger.service.js';
@@ -154,7 +155,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       readiness: {
         check: async () => {
           if (draining || shuttingDown || !db.isInitialized) return false;
-          await db.query('SELECT 1');
+          await pingDatabase(db);
           return (await jobs.isReady()) && (await state.answers());
         },
       },
