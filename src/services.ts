@@ -27,7 +27,7 @@ import { SessionService } from './services/users/session.service.js';
 import { userOptions } from './services/users/user-options.js';
 import { UserService } from './services/users/user.service.js';
 import { createWebhookForwarding, type WebhookForwarding } from './services/webhooks/index.js';
-import { usageAlertCursorCodec } from './services/seq-cursor.js';
+import { SEQ_POSITION, SignedCursors } from './services/signed-cursor.js';
 import { UsageAlertService } from './services/usage-insight/usage-alert.service.js';
 import { UsageCountingService } from './services/usage-insight/usage-counting.service.js';
 import { UsageForecastService } from './services/usage-insight/usage-forecast.service.js';
@@ -53,6 +53,8 @@ export interface Services extends WebhookForwarding {
   apiCalls: ApiCallUsageService;
   airtableLookup: AirtableLookupService;
   secrets: SecretBox;
+  /** Each list's signed page cursors (services' nextCursor, GraphQL connections' cursors). */
+  cursors: SignedCursors;
   watches: UpstreamWatchService;
   monitoringConfigs: MonitoringConfigService;
   changeIngest: ChangeIngestService;
@@ -100,6 +102,7 @@ export function createServices(
   const sessions = new SessionService(dataSource);
   const users = new UserService(dataSource, sessions, userOptions(config));
   const secrets = new SecretBox(options.secretKey);
+  const cursors = new SignedCursors(options.secretKey);
   const connections = new ConnectionService(dataSource, secrets, options.clientForToken, logger);
   const oauthFlow = new OAuthFlowService(dataSource, options.oauth, connections, secrets, options.oauthRedirectUri, logger);
   const accessTokens = new AccessTokenService(dataSource, secrets, options.oauth, logger);
@@ -131,18 +134,19 @@ export function createServices(
     logger,
   });
   const changeRetention = new ChangeRetentionService(dataSource, config.audit.retentionDays);
-  const changeQueries = new ChangeQueryService(dataSource, options.secretKey, readModels);
+  const changeQueries = new ChangeQueryService(dataSource, cursors, readModels);
   const forwarding = createWebhookForwarding({
     dataSource,
     config,
     secrets,
-    secretKey: options.secretKey,
+    cursors,
     tables: airtableLookup,
     watches,
     changeIngest,
     logger,
   });
-  const usageAlerts = new UsageAlertService(dataSource, usageAlertCursorCodec(options.secretKey), () => forwarding.webhookDispatcher.wake());
+  const alertCursors = cursors.codec('usage alerts nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of your usage alerts');
+  const usageAlerts = new UsageAlertService(dataSource, alertCursors, () => forwarding.webhookDispatcher.wake());
   snapshots.addSink(usageAlerts);
   return {
     dataSource,
@@ -160,6 +164,7 @@ export function createServices(
     apiCalls,
     airtableLookup,
     secrets,
+    cursors,
     watches,
     monitoringConfigs,
     changeIngest,

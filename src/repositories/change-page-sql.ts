@@ -19,7 +19,7 @@ export const CHANGE_COLUMNS = [
   'after_json',
 ] as const;
 
-/** Where a page ended or starts: an entry's occurrence time and id (services/audit/change-cursor.ts decodes them). */
+/** Where a page ended or starts: an entry's occurrence time and id (services/audit/change-position.ts's ChangePosition). */
 interface ChangePosition {
   occurredAt: string;
   id: number;

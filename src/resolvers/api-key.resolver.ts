@@ -24,7 +24,7 @@ export class ApiKeyResolver {
     @Ctx() context: GraphqlContext,
   ): Promise<InstanceType<typeof ApiKeyConnection>> {
     const keys = (await context.services.accounts.activeKeys(account.restId)).map(toApiKeyType);
-    return paginate(args, accountListSource(keys), accountListCursors('api-keys', account.restId), LIST_PAGE);
+    return paginate(args, accountListSource(keys), accountListCursors(context.services.cursors, 'api-keys', account.restId), LIST_PAGE);
   }
 
   @Mutation(() => CreateApiKeyPayload, {
@@ -42,7 +42,7 @@ export class ApiKeyResolver {
       clientMutationId: input.clientMutationId ?? null,
       key: apiKey,
       apiKey: node,
-      apiKeyEdge: accountListEdge('api-keys', account.id, node),
+      apiKeyEdge: accountListEdge(context.services.cursors, 'api-keys', account.id, node),
     };
   }
 

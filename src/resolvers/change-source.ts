@@ -1,4 +1,4 @@
-import type { ChangePosition } from '../services/audit/change-cursor.js';
+import type { ChangePosition } from '../services/audit/change-position.js';
 import type { ChangeFilterQuery, ChangeWindow } from '../services/audit/change-query.service.js';
 import type { ChangeRecord } from '../services/audit/change-row.js';
 import type { GraphqlContext } from './context.js';

@@ -32,7 +32,7 @@ export async function deliveryPage(
   const first = args.first ?? defaultSize;
   if (first < 0 || first > MAX_PAGE_SIZE) throw invalidRequest(`first must be between 0 and ${MAX_PAGE_SIZE}`);
   const status = args.status ?? undefined;
-  const cursors = cursorCodec('webhook-deliveries', `${webhookId}:${status ?? ''}`, DeliveryPosition);
+  const cursors = cursorCodec(context.services.cursors, 'webhook-deliveries', `${webhookId}:${status ?? ''}`, DeliveryPosition);
   const list = (limit: number, cursor: string | null): Promise<DeliveryPage> =>
     context.services.webhookDeliveries.list(account.id, webhookId, { limit, cursor: cursor ?? undefined, status });
   const totalCount = () => context.loaders.counts.deliveries.load({ webhookId, status });

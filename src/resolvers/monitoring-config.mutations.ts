@@ -31,7 +31,7 @@ export class MonitoringConfigMutations {
     return {
       clientMutationId: input.clientMutationId ?? null,
       monitoringConfig,
-      monitoringConfigEdge: accountListEdge('monitoring-configs', account.id, monitoringConfig),
+      monitoringConfigEdge: accountListEdge(context.services.cursors, 'monitoring-configs', account.id, monitoringConfig),
     };
   }
 

@@ -1,7 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
 import { changeQueryInput } from '../services/audit/change-query.input.js';
+import { ChangePosition } from '../services/audit/change-position.js';
 import type { ChangeFilterQuery } from '../services/audit/change-query.service.js';
 import { changeSource } from './change-source.js';
 import { requireAccount, type GraphqlContext } from './context.js';
@@ -27,9 +27,6 @@ class ChangeConnectionArgs extends ConnectionArgs {
   filter?: ChangeFilterInput | null;
 }
 
-/** A change's place in the order: its occurrence time (as stored, ISO with milliseconds) and its integer id. */
-const ChangePosition = z.strictObject({ occurredAt: z.iso.datetime({ precision: 3 }), id: z.number().int().positive().max(2 ** 48 - 1) });
-
 @Resolver(() => MonitoringConfigType)
 export class MonitoringConfigResolver {
   @Query(() => MonitoringConfigConnection, { description: 'The caller’s monitoring configs, oldest first', complexity: connectionCost(LIST_PAGE) })
@@ -38,7 +35,7 @@ export class MonitoringConfigResolver {
     const configs = await context.services.monitoringConfigs.list(account.id);
     for (const config of configs) context.loaders.monitoringConfig.prime(config.id, config);
     const source = accountListSource(configs.map(toMonitoringConfigType));
-    return paginate(args, source, accountListCursors('monitoring-configs', account.id), LIST_PAGE);
+    return paginate(args, source, accountListCursors(context.services.cursors, 'monitoring-configs', account.id), LIST_PAGE);
   }
 
   @Query(() => MonitoringConfigType, { nullable: true, description: 'A monitoring config by global id or REST id; not_found when missing' })
@@ -60,7 +57,7 @@ export class MonitoringConfigResolver {
   ): Promise<ChangeConnection> {
     const filter = changeFilterOf(args.filter);
     await requireSeen(context, 'monitoringConfig', { id: config.restId, baseId: config.baseId }, 'Monitoring config');
-    return paginate(args, changeSource(context, config.restId, filter), cursorCodec('changes', config.restId, ChangePosition), CHANGE_PAGE);
+    return paginate(args, changeSource(context, config.restId, filter), cursorCodec(context.services.cursors, 'changes', config.restId, ChangePosition), CHANGE_PAGE);
   }
 }
 

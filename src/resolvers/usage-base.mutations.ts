@@ -38,7 +38,7 @@ export class UsageBaseMutations {
     const { baseId, baseName, scheduledHour, timezone } = input;
     const body = parseInput(usageBaseInput.create, { baseId, baseName, scheduledHour, timezone });
     const usageBase = toUsageBaseType(await context.services.usageBases.create(account.id, body));
-    return { clientMutationId: input.clientMutationId ?? null, usageBase, usageBaseEdge: accountListEdge('usage-bases', account.id, usageBase) };
+    return { clientMutationId: input.clientMutationId ?? null, usageBase, usageBaseEdge: accountListEdge(context.services.cursors, 'usage-bases', account.id, usageBase) };
   }
 
   @Mutation(() => UpdateUsageBasePayload, { description: 'Change name, hour or zone (REST PATCH /usage/bases/{id})' })

@@ -44,7 +44,7 @@ export class UsageBaseResolver {
     const account = requireAccount(context);
     const bases = (await context.services.usageBases.list(account.id)).map(toUsageBaseType);
     for (const base of bases) context.loaders.usageBase.prime(base.restId, base.entity);
-    return paginate(args, accountListSource(bases), accountListCursors('usage-bases', account.id), LIST_PAGE);
+    return paginate(args, accountListSource(bases), accountListCursors(context.services.cursors, 'usage-bases', account.id), LIST_PAGE);
   }
 
   @Query(() => UsageBaseType, { nullable: true, description: 'A tracked base by global id or REST id; not_found when missing' })
@@ -75,7 +75,7 @@ export class UsageBaseResolver {
     if (bounds.from && bounds.to && bounds.from > bounds.to) throw invalidRequest('from must not be after to');
     await requireSeen(context, 'usageBase', base.entity, 'Usage base');
     const source = snapshotSource(context.services.snapshots, base.entity, bounds, context.loaders.counts);
-    return paginate(args, source, cursorCodec('snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
+    return paginate(args, source, cursorCodec(context.services.cursors, 'snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
   }
 
   @FieldResolver(() => UsageLimitsType, { description: 'Record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)' })

@@ -31,7 +31,7 @@ export class WebhookMutations {
     const body = parseInput(webhookInput.create, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
     const { webhook, secret } = await context.services.webhooks.create(account.id, body);
     const node = toWebhookType(webhook);
-    return { clientMutationId: input.clientMutationId ?? null, webhook: node, webhookEdge: accountListEdge('webhooks', account.id, node), secret };
+    return { clientMutationId: input.clientMutationId ?? null, webhook: node, webhookEdge: accountListEdge(context.services.cursors, 'webhooks', account.id, node), secret };
   }
 
   @Mutation(() => DeleteWebhookPayload, { description: 'Stop a webhook; its delivery log stays (REST DELETE /webhooks/{webhookId})' })

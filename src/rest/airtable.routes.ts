@@ -1,15 +1,15 @@
 import { Router } from 'express';
 import type { Services } from '../services.js';
 import { mount } from './http/route.js';
-import { airtableRoutes as spec } from './airtable.spec.js';
+import { airtableRoutes as endpoints } from './airtable.endpoints.js';
 
 export function createAirtableRouter({ airtableLookup }: Services): Router {
   const router = Router();
 
-  mount(router, spec.bases, async ({ account }) => ({
+  mount(router, endpoints.bases, async ({ account }) => ({
     bases: (await airtableLookup.listBases(account.id)).map(({ id, name, permissionLevel }) => ({ id, name, permissionLevel })),
   }));
-  mount(router, spec.tables, async ({ account, params }) => ({
+  mount(router, endpoints.tables, async ({ account, params }) => ({
     tables: (await airtableLookup.listTables(account.id, params.baseId)).map((table) => ({
       id: table.id,
       name: table.name,

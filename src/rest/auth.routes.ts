@@ -6,7 +6,7 @@ import { signInLimits } from '../auth/sign-in-limits.js';
 import { unauthorized } from '../errors.js';
 import type { Services } from '../services.js';
 import type { SignedIn } from '../services/users/user.service.js';
-import { authRoutes as spec } from './auth.spec.js';
+import { authRoutes as endpoints } from './auth.endpoints.js';
 import { mount } from './http/route.js';
 
 /** The web application's sign-in: the cookie is set and cleared here, every rule lives in the user services. */
@@ -21,24 +21,24 @@ export function createAuthRouter({ users, sessions, secrets }: Services, secureC
     return view;
   };
 
-  router.post(spec.signIn.path, limits.perIp, ...limits.signIn);
-  for (const path of [spec.signUp.path, spec.changePassword.path, spec.setPassword.path]) router.post(path, limits.perIp);
+  router.post(endpoints.signIn.path, limits.perIp, ...limits.signIn);
+  for (const path of [endpoints.signUp.path, endpoints.changePassword.path, endpoints.setPassword.path]) router.post(path, limits.perIp);
 
-  mount(router, spec.signUp, async ({ body }, req) => signedIn(req, await users.signUp(body, req.get('user-agent'))));
-  mount(router, spec.signIn, async ({ body }, req) => signedIn(req, await users.signIn(body, req.get('user-agent'))));
-  mount(router, spec.signOut, async (_input, req) => {
+  mount(router, endpoints.signUp, async ({ body }, req) => signedIn(req, await users.signUp(body, req.get('user-agent'))));
+  mount(router, endpoints.signIn, async ({ body }, req) => signedIn(req, await users.signIn(body, req.get('user-agent'))));
+  mount(router, endpoints.signOut, async (_input, req) => {
     const { sessionId } = req.res!.locals;
     if (typeof sessionId === 'string') await sessions.revoke(sessionId);
     clearSessionCookie(req.res!, secureCookie);
   });
-  mount(router, spec.session, async ({ account }, req) => {
+  mount(router, endpoints.session, async ({ account }, req) => {
     const { user, csrfToken } = sessionOf(req);
     return { user, account, csrfToken };
   });
-  mount(router, spec.changePassword, async ({ body }, req) => {
+  mount(router, endpoints.changePassword, async ({ body }, req) => {
     signedIn(req, await users.changePassword(sessionOf(req).user.id, body, req.get('user-agent')));
   });
-  mount(router, spec.listSessions, async (_input, req) => {
+  mount(router, endpoints.listSessions, async (_input, req) => {
     const { user, sessionId } = sessionOf(req);
     const list = await sessions.list(user.id, sessionId);
     return {
@@ -50,11 +50,11 @@ export function createAuthRouter({ users, sessions, secrets }: Services, secureC
       })),
     };
   });
-  mount(router, spec.signOutEverywhere, async (_input, req) => {
+  mount(router, endpoints.signOutEverywhere, async (_input, req) => {
     await sessions.revokeAll(sessionOf(req).user.id);
     clearSessionCookie(req.res!, secureCookie);
   });
-  mount(router, spec.setPassword, async ({ body }, req) => {
+  mount(router, endpoints.setPassword, async ({ body }, req) => {
     signedIn(req, await users.setPassword(body, req.get('user-agent')));
   });
   return router;

@@ -3,13 +3,13 @@ import type { Services } from '../services.js';
 import { lostOf } from './lost-ids.js';
 import { mount } from './http/route.js';
 import { toMonitoringConfigResponse, toMonitoringStatusResponse } from './monitoring.mappers.js';
-import { monitoringRoutes as spec } from './monitoring.spec.js';
+import { monitoringRoutes as endpoints } from './monitoring.endpoints.js';
 
 /** The upstream's pings, mounted before the JSON parser: the MAC is computed over the exact body bytes. */
 export function createNotificationRouter({ watches }: Services): Router {
   const router = Router();
-  router.use(spec.notification.path, express.raw({ type: () => true, limit: '1mb' }));
-  mount(router, spec.notification, async (_input, req) => {
+  router.use(endpoints.notification.path, express.raw({ type: () => true, limit: '1mb' }));
+  mount(router, endpoints.notification, async (_input, req) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     await watches.acceptPing(body, req.get('x-airtable-content-mac'));
   });
@@ -18,22 +18,22 @@ export function createNotificationRouter({ watches }: Services): Router {
 
 export function createMonitoringRouter({ monitoringConfigs }: Services): Router {
   const router = Router();
-  mount(router, spec.list, async ({ account }) => {
+  mount(router, endpoints.list, async ({ account }) => {
     const configs = await monitoringConfigs.list(account.id);
     return { configs: configs.map(toMonitoringConfigResponse), ...lostOf(await monitoringConfigs.lostAmong(account.id, configs)) };
   });
-  mount(router, spec.create, async ({ account, body }) => ({
+  mount(router, endpoints.create, async ({ account, body }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.create(account.id, body)),
   }));
-  mount(router, spec.get, async ({ account, params }) => ({
+  mount(router, endpoints.get, async ({ account, params }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.get(account.id, params.id)),
   }));
-  mount(router, spec.status, async ({ account, params }) => ({
+  mount(router, endpoints.status, async ({ account, params }) => ({
     status: toMonitoringStatusResponse(await monitoringConfigs.get(account.id, params.id)),
   }));
-  mount(router, spec.update, async ({ account, params, body }) => ({
+  mount(router, endpoints.update, async ({ account, params, body }) => ({
     config: toMonitoringConfigResponse(await monitoringConfigs.update(account.id, params.id, body)),
   }));
-  mount(router, spec.remove, async ({ account, params }) => monitoringConfigs.remove(account.id, params.id));
+  mount(router, endpoints.remove, async ({ account, params }) => monitoringConfigs.remove(account.id, params.id));
   return router;
 }

@@ -1,18 +1,18 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from './http/route.js';
 import { errorStatusesOf } from './http/statuses.js';
-import { airtableRoutes } from './airtable.spec.js';
-import { apiCallRoutes } from './api-calls.spec.js';
-import { authRoutes } from './auth.spec.js';
-import { changeRoutes } from './changes.spec.js';
-import { connectionRoutes } from './connection.spec.js';
-import { opsRoutes } from './ops.spec.js';
+import { airtableRoutes } from './airtable.endpoints.js';
+import { apiCallRoutes } from './api-calls.endpoints.js';
+import { authRoutes } from './auth.endpoints.js';
+import { changeRoutes } from './changes.endpoints.js';
+import { connectionRoutes } from './connection.endpoints.js';
+import { opsRoutes } from './ops.endpoints.js';
 import { ErrorBody } from './schemas.js';
-import { monitoringRoutes } from './monitoring.spec.js';
+import { monitoringRoutes } from './monitoring.endpoints.js';
 import { withStockNullables } from './openapi-nullable.js';
-import { usageRoutes } from './usage.spec.js';
-import { usageInsightRoutes } from './usage-insight.spec.js';
-import { webhookRoutes } from './webhooks.spec.js';
+import { usageRoutes } from './usage.endpoints.js';
+import { usageInsightRoutes } from './usage-insight.endpoints.js';
+import { webhookRoutes } from './webhooks.endpoints.js';
 
 export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, usageInsightRoutes, apiCallRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
 

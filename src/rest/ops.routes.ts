@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { unavailable } from '../errors.js';
 import { mount } from './http/route.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { opsRoutes as spec } from './ops.spec.js';
+import { opsRoutes as endpoints } from './ops.endpoints.js';
 
 export interface Readiness {
   /** Resolves when the process can serve traffic; rejects (or returns false) otherwise. */
@@ -13,13 +13,13 @@ export function createOpsRouter(readiness: Readiness): Router {
   const router = Router();
   const document = buildOpenApiDocument();
 
-  mount(router, spec.healthz, async () => ({ status: 'ok' }));
-  mount(router, spec.readyz, async () => {
+  mount(router, endpoints.healthz, async () => ({ status: 'ok' }));
+  mount(router, endpoints.readyz, async () => {
     const ready = await readiness.check().catch(() => false);
     if (!ready) throw unavailable();
     return { status: 'ready' };
   });
-  mount(router, spec.openapi, async () => document);
+  mount(router, endpoints.openapi, async () => document);
 
   return router;
 }

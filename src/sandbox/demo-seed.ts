@@ -1,3 +1,4 @@
+import { SANDBOX_API_USER } from './actor.js';
 import type { NewAttachment } from './attachments.js';
 import { createRandom, hashSeed, pick, randomInt, type Random } from './prng.js';
 import type { SandboxStore } from './sandbox-store.js';
@@ -7,6 +8,7 @@ export const DEMO_BASE_NAMES = {
   catalog: 'Acme Product Catalog',
   marketing: 'Marketing Assets',
   changeLog: 'Change Log',
+  tracker: 'Project Tracker',
 } as const;
 
 /** Records per table at scale 1; a table holds Math.round(count × scale) records. */
@@ -14,6 +16,7 @@ export const DEMO_TABLES = {
   [DEMO_BASE_NAMES.catalog]: { Products: 250, Suppliers: 40, Orders: 120 },
   [DEMO_BASE_NAMES.marketing]: { Campaigns: 30, Assets: 150, Notes: 10 },
   [DEMO_BASE_NAMES.changeLog]: {},
+  [DEMO_BASE_NAMES.tracker]: { Tasks: 25 },
 } as const;
 
 export function demoRecordCount(perScaleOne: number, scale: number): number {
@@ -78,6 +81,8 @@ export function seedDemo(store: SandboxStore, options: { seed: number; scale: nu
       tables: [campaigns(random, files, count(30)), assets(random, files, count(150)), notes(random, count(10))],
     },
     { name: DEMO_BASE_NAMES.changeLog, tables: [] },
+    // Last, so the ids and content of the bases above stay what they were before it existed.
+    { name: DEMO_BASE_NAMES.tracker, tables: [tasks(createRandom(hashSeed(options.seed, 'demo-tracker')), count(25))] },
   ];
   return definitions.map((definition) => store.addBase(definition, { createdTimeStart: CREATED_TIME_START }));
 }
@@ -198,6 +203,52 @@ function notes(random: Random, count: number): TableDefinition {
     fields: [
       { name: 'Title', type: 'singleLineText' },
       { name: 'Body', type: 'multilineText' },
+    ],
+    records,
+  };
+}
+
+const TASK_VERBS = ['Draft', 'Review', 'Ship', 'Test', 'Plan', 'Fix', 'Document', 'Measure'];
+const TASK_OBJECTS = ['pricing page', 'supplier contract', 'spring launch', 'onboarding mail', 'invoice export', 'photo shoot'];
+
+/**
+ * A table with every computed type that needs no linked table (the API can neither create such fields nor write
+ * their cells). Their values are seeded as the product would have computed them; the sandbox has no formula engine,
+ * so they do not change afterwards.
+ */
+function tasks(random: Random, count: number): TableDefinition {
+  const demoUser = { ...SANDBOX_API_USER };
+  const records = times(count, (index) => {
+    const created = new Date(CREATED_TIME_START.getTime() + index * 1000).toISOString();
+    const name = `${pick(random, TASK_VERBS)} ${pick(random, TASK_OBJECTS)}`;
+    const record: Record<string, unknown> = { Name: name, 'Task ID': index + 1, Created: created, 'Last Modified': created };
+    record['Created By'] = demoUser;
+    record['Last Modified By'] = demoUser;
+    record.Open = { label: 'Open', url: `https://tracker.example/tasks/${index + 1}` };
+    const estimate = random() < 0.8 ? randomInt(random, 1, 16) : undefined;
+    if (estimate !== undefined) record.Estimate = estimate;
+    if (random() < 0.4) record.Done = true;
+    record.Summary = estimate === undefined ? `#${index + 1} ${name}` : `#${index + 1} ${name} (${estimate} h)`;
+    return record;
+  });
+  const dateTime = { type: 'dateTime', options: { timeZone: 'utc', dateFormat: { name: 'iso' }, timeFormat: { name: '24hour' } } };
+  return {
+    name: 'Tasks',
+    fields: [
+      { name: 'Name', type: 'singleLineText' },
+      { name: 'Estimate', type: 'number', options: { precision: 0 } },
+      { name: 'Done', type: 'checkbox', options: { color: 'greenBright', icon: 'check' } },
+      { name: 'Task ID', type: 'autoNumber' },
+      {
+        name: 'Summary',
+        type: 'formula',
+        options: { formula: '"#" & {Task ID} & " " & {Name} & IF({Estimate}, " (" & {Estimate} & " h)")', isValid: true, result: { type: 'singleLineText' } },
+      },
+      { name: 'Created', type: 'createdTime', options: { result: dateTime } },
+      { name: 'Last Modified', type: 'lastModifiedTime', options: { isValid: true, referencedFieldIds: [], result: dateTime } },
+      { name: 'Created By', type: 'createdBy' },
+      { name: 'Last Modified By', type: 'lastModifiedBy', options: { referencedFieldIds: [] } },
+      { name: 'Open', type: 'button' },
     ],
     records,
   };

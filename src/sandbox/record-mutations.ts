@@ -1,5 +1,7 @@
 import { normalizeCell, renderCellsByFieldId } from './cell-values.js';
+import { READ_ONLY_FIELD_TYPES } from './field-types.js';
 import type { IdGenerator } from './id-generator.js';
+import { nextAutoNumber, stampCreated, stampModified } from './record-metadata-cells.js';
 import { checkLinkedRecords, syncLinkedRecords, type LinkCellChange, type LinkedRecordsUpdate } from './link-sync.js';
 import type { ChangeActor, SandboxChange, UpdatedRecord } from './sandbox-change.types.js';
 import { invalidRequest, rowDoesNotExist, unknownFieldName } from './sandbox-errors.js';
@@ -40,8 +42,11 @@ export function createRecords(
   const allCells = inputs.map((fields) => buildCells(context, table, fields, {}, {}, options));
   checkLinkedRecords(base, table, allCells.map((after) => ({ recordId: '', before: {}, after })));
   const now = new Date().toISOString();
+  const firstNumber = nextAutoNumber(table);
   const records = allCells.map((cellsByFieldId, index): SandboxRecord => {
     const record = { id: uniqueRecordId(context.ids, table), createdTime: options.createdTime?.(index) ?? now, cellsByFieldId };
+    // Seeded content brings its computed values; API writes get them from the platform.
+    if (!options.allowComputed) stampCreated(table, cellsByFieldId, { createdTime: record.createdTime, autoNumber: firstNumber + index, actor: options.actor });
     table.records.set(record.id, record);
     return record;
   });
@@ -71,7 +76,7 @@ export function updateRecords(
     const record = table.records.get(input.id);
     if (!record) throw rowDoesNotExist(input.id);
     const current = pending.get(input.id) ?? record.cellsByFieldId;
-    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? {} : current, current, options));
+    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? computedCells(table, current) : current, current, options));
   }
   const linkChanges: LinkCellChange[] = [...pending].map(([id, after]) => ({
     recordId: id,
@@ -80,8 +85,11 @@ export function updateRecords(
   }));
   checkLinkedRecords(base, table, linkChanges);
   const updates: UpdatedRecord[] = [];
+  const now = new Date().toISOString();
   for (const [id, cells] of pending) {
     const record = table.records.get(id) as SandboxRecord;
+    const written = changedFields(table, record.cellsByFieldId, cells);
+    if (written.length > 0 && !options.allowComputed) stampModified(table, cells, written, { time: now, actor: options.actor });
     const changedFieldIds = changedFields(table, record.cellsByFieldId, cells);
     if (changedFieldIds.length > 0) {
       const previous = renderCellsByFieldId(table, record.cellsByFieldId);
@@ -149,6 +157,15 @@ function buildCells(
     else cells[field.id] = stored;
   }
   return cells;
+}
+
+/** PUT clears the cells it does not name, but computed cells are the platform's to fill: they stay. */
+function computedCells(table: SandboxTable, cells: Cells): Cells {
+  const kept: Cells = {};
+  for (const field of table.fields) {
+    if (READ_ONLY_FIELD_TYPES.has(field.type) && cells[field.id] !== undefined) kept[field.id] = cells[field.id];
+  }
+  return kept;
 }
 
 function changedFields(table: SandboxTable, before: Cells, after: Cells): string[] {

@@ -20,6 +20,7 @@ import type { SandboxStore } from './sandbox-store.js';
 import { createTablesRouter } from './tables.routes.js';
 import { createTrafficMiddleware } from './traffic.middleware.js';
 import type { SandboxWebhooks } from './webhooks/webhook-registry.js';
+import { createWebhooksControlRouter } from './webhooks/webhooks-control.routes.js';
 import { createWebhooksRouter } from './webhooks/webhooks.routes.js';
 
 export interface SandboxRouterDependencies {
@@ -44,7 +45,14 @@ export function createSandboxRouter(deps: SandboxRouterDependencies): Router {
   const router = express.Router();
   router.use(createOAuthRouter(auth));
   router.use(createAuthMiddleware(auth));
-  router.use('/_control', adminOnly, createControlRouter(deps.faults, deps.stats, deps.store), createUsersControlRouter(auth), createOAuthControlRouter(auth));
+  router.use(
+    '/_control',
+    adminOnly,
+    createControlRouter(deps.faults, deps.stats, deps.store),
+    createWebhooksControlRouter(deps.webhooks),
+    createUsersControlRouter(auth),
+    createOAuthControlRouter(auth),
+  );
   router.use(createTrafficMiddleware({ ...deps, checkAccess: createAccessCheck(auth) }));
   router.use(express.json({ limit: MAX_BODY }));
   router.use(createWhoamiRouter());

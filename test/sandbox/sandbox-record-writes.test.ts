@@ -42,11 +42,12 @@ describe('sandbox record writes', () => {
       body: { records: [{ fields: { Name: 'a', [countField.id]: 2 } }, { fields: { Name: 'b', Done: false } }] },
     });
     expect(many.status).toBe(200);
-    expect(many.body.records.map((record) => record.fields)).toEqual([{ Name: 'a', Count: 2 }, { Name: 'b' }]);
+    // Code is an autoNumber: the platform numbers new records.
+    expect(many.body.records.map((record) => record.fields)).toEqual([{ Name: 'a', Count: 2, Code: 1 }, { Name: 'b', Code: 2 }]);
     expect(many.body.records[0].id).toMatch(/^rec[A-Za-z0-9]{14}$/);
 
     const single = await harness.call<RecordBody>('POST', path, { body: { fields: { Name: 'c', Count: '7' }, typecast: true } });
-    expect(single.body.fields).toEqual({ Name: 'c', Count: 7 });
+    expect(single.body.fields).toEqual({ Name: 'c', Count: 7, Code: 3 });
   });
 
   it('stores attachments written by url with deterministic sizes', async () => {
@@ -93,7 +94,8 @@ describe('sandbox record writes', () => {
     expect(patched.body.records[0].fields).toMatchObject({ Name: 'after', Count: 3 });
 
     const put = await harness.call<RecordBody>('PUT', `${path}/${id}`, { body: { fields: { Files: [{ id: attachmentId }] } } });
-    expect(Object.keys(put.body.fields)).toEqual(['Files']);
+    // PUT clears what it does not name, except the computed Code.
+    expect(Object.keys(put.body.fields).sort()).toEqual(['Code', 'Files']);
     expect((put.body.fields.Files as AttachmentResponse[])[0].id).toBe(attachmentId);
   });
 

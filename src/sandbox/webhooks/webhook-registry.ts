@@ -158,6 +158,32 @@ export class SandboxWebhooks {
     };
   }
 
+  /**
+   * Sandbox control: the webhook expires now, as if its 7 days had passed without a refresh or listing (no new
+   * payloads, refresh refused; metadata and payloads stay readable for the retention period).
+   */
+  expireNow(webhookId: string): { id: string; expirationTime: string } {
+    const hook = this.requireAny(webhookId);
+    hook.expiresAt = Math.min(hook.expiresAt, this.now());
+    this.pinger.cancel(webhookId);
+    this.changed();
+    return { id: hook.id, expirationTime: iso(hook.expiresAt) };
+  }
+
+  /**
+   * Sandbox control: deletes the stored payloads numbered up to `throughCursor` (all of them without it), as the
+   * one-week retention does. The cursor numbering goes on (list-webhook-payloads: "never reset, even if payloads are
+   * deleted"), so a reader behind the first kept payload sees its cursor jump.
+   */
+  dropPayloads(webhookId: string, throughCursor?: number): { dropped: number; cursorForNextPayload: number } {
+    const hook = this.requireAny(webhookId);
+    const kept = hook.payloads.filter((stored) => throughCursor !== undefined && stored.cursor > throughCursor);
+    const dropped = hook.payloads.length - kept.length;
+    hook.payloads = kept;
+    this.changed();
+    return { dropped, cursorForNextPayload: hook.cursorForNextPayload };
+  }
+
   /** The webhook's `dataTypes` (which scopes reading its payloads needs); 404 like the other methods. */
   dataTypesOf(baseId: string, webhookId: string, viewer?: string): string[] {
     return [...this.require(baseId, webhookId, viewer).resolved.filters.dataTypes];
@@ -208,6 +234,13 @@ export class SandboxWebhooks {
     this.sweep();
     const hook = this.webhooks.get(webhookId);
     if (!hook || hook.baseId !== baseId || !seenBy(hook, viewer)) throw webhookNotFound(webhookId);
+    return hook;
+  }
+
+  private requireAny(webhookId: string): StoredWebhook {
+    this.sweep();
+    const hook = this.webhooks.get(webhookId);
+    if (!hook) throw webhookNotFound(webhookId);
     return hook;
   }
 

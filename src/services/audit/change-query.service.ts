@@ -6,7 +6,8 @@ import type { RawJson } from '../raw-json.js';
 import type { ReadModelCache } from '../read-model-cache.js';
 import { rawRowReader, type RawRowReader } from '../../repositories/raw-rows.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
-import { ChangeCursorCodec, type ChangePosition } from './change-cursor.js';
+import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
+import { ChangePosition } from './change-position.js';
 import {
   COLUMN_FILTERS,
   countsSql,
@@ -83,15 +84,15 @@ export interface ChangeLogRef {
  * kept in the read-model cache under the config's changes version, for REST and GraphQL alike.
  */
 export class ChangeQueryService {
-  private readonly cursors: ChangeCursorCodec;
+  private readonly cursors: SignedCursorCodec<ChangePosition>;
   private readonly read: RawRowReader;
 
   constructor(
     private readonly dataSource: DataSource,
-    secretKey: Buffer,
+    cursors: SignedCursors,
     private readonly cache: ReadModelCache,
   ) {
-    this.cursors = new ChangeCursorCodec(secretKey);
+    this.cursors = cursors.codec('changes nextCursor', ChangePosition, 'cursor is not a nextCursor of this config’s changes');
     this.read = rawRowReader(dataSource);
   }
 

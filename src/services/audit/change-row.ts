@@ -1,5 +1,5 @@
 import { RawJson } from '../raw-json.js';
-import type { ChangePosition } from './change-cursor.js';
+import type { ChangePosition } from './change-position.js';
 import type { ChangeEvent, ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 
 /** One change_entry row as read (repositories/raw-rows.ts): CHANGE_COLUMNS' values (repositories/change-page-sql.ts), then any column a query adds after them. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { UsageAlert, UsageBase, UsageBaseLimits, type UsageMetric } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
-import type { SeqCursorCodec } from '../seq-cursor.js';
+import type { SignedCursorCodec } from '../signed-cursor.js';
 import { isServiceId } from '../service-id.js';
 import type { RecordedDay, SnapshotSink } from '../snapshot.service.js';
 import { enqueueUsageThresholdDeliveries } from '../webhooks/usage-threshold-deliveries.js';
@@ -35,7 +35,7 @@ export const percentOf = (value: number, limit: number): number => Math.round((v
 export class UsageAlertService implements SnapshotSink {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly cursors: SeqCursorCodec,
+    private readonly cursors: SignedCursorCodec<number>,
     private readonly wake: () => void,
   ) {}
 

@@ -3,7 +3,7 @@ import { WebhookDelivery, WebhookDeliveryAttempt, type WebhookDeliveryStatus } f
 import { notFound } from '../../errors.js';
 import { deliveryCounts } from '../../repositories/webhook-delivery.repository.js';
 import { isServiceId } from '../service-id.js';
-import type { SeqCursorCodec } from '../seq-cursor.js';
+import type { SignedCursorCodec } from '../signed-cursor.js';
 import type { WebhookEventBody } from './event-body.js';
 import type { UsageThresholdEventBody } from './usage-threshold-deliveries.js';
 import type { WebhookService } from './webhook.service.js';
@@ -44,7 +44,7 @@ export class DeliveryLogService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhookService,
-    private readonly cursors: SeqCursorCodec,
+    private readonly cursors: SignedCursorCodec<number>,
     private readonly wake: () => void,
   ) {}
 

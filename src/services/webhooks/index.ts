@@ -3,8 +3,8 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeSink, WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
+import { SEQ_POSITION, type SignedCursors } from '../signed-cursor.js';
 import { AttemptRecorder } from './attempt-recorder.js';
-import { deliveryCursorCodec } from '../seq-cursor.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryLogService } from './delivery-log.service.js';
 import { DeliveryStore } from '../../repositories/delivery-store.js';
@@ -17,7 +17,7 @@ export interface WebhookForwardingDeps {
   dataSource: DataSource;
   config: Pick<Config, 'webhookAllowedHosts' | 'webhooks' | 'quotas'>;
   secrets: SecretBox;
-  secretKey: Buffer;
+  cursors: SignedCursors;
   tables: TableLookup;
   watches: BaseWatches & { addDemand(demand: WatchDemand): void };
   changeIngest: { addSink(sink: ChangeSink): void };
@@ -48,7 +48,8 @@ export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookFor
     logger,
   });
   const wake = () => webhookDispatcher.wake();
-  const webhookDeliveries = new DeliveryLogService(dataSource, webhooks, deliveryCursorCodec(deps.secretKey), wake);
+  const deliveryCursors = deps.cursors.codec('webhook deliveries nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of this webhook’s deliveries');
+  const webhookDeliveries = new DeliveryLogService(dataSource, webhooks, deliveryCursors, wake);
   deps.watches.addDemand(webhooks);
   const webhookSink = new WebhookChangeSink(
     { windowMs: config.webhooks.coalesceWindowMs, maxWaitMs: config.webhooks.coalesceMaxWaitMs },

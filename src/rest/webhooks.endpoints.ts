@@ -2,7 +2,7 @@ import { CHANGE_EVENT_TYPES, CHANGE_SOURCES } from '../services/audit/change-eve
 import { deliveryLogInput } from '../services/webhooks/delivery-log.input.js';
 import { webhookInput } from '../services/webhooks/webhook.input.js';
 import { WEBHOOK_EVENTS } from '../services/webhooks/webhook-rules.js';
-import { UsageMetric } from './usage-insight.spec.js';
+import { UsageMetric } from './usage-insight.endpoints.js';
 import { defineRoute } from './http/route.js';
 import { ServiceId, Timestamp } from './schemas.js';
 import { z } from './zod.js';
