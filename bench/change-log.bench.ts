@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { dropKeys } from '../test/support/redis.js';
-import { generateApiKey } from '../src/auth/api-key.js';
+import { generateApiKey } from '../src/services/credentials/api-key.js';
 import { measureBareServer } from './support/bare-server.js';
 import { buildService, readOnlyServiceEnv, startBuiltService, stopService } from './support/built-service.js';
 import { seedChangeLog, type SeededChangeLog } from './support/change-log-seed.js';

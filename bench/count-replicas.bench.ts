@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { generateApiKey } from '../src/auth/api-key.js';
+import { generateApiKey } from '../src/services/credentials/api-key.js';
 import type { BaseSummary } from '../src/sandbox/index.js';
 import { buildService, ROOT, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
 import { ATTACHMENTS_PER_RECORD, PAGE_SIZE, SANDBOX, WALL_TARGET_FACTOR } from './support/count-scenario.js';

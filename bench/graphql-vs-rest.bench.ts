@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { generateApiKey } from '../src/auth/api-key.js';
+import { generateApiKey } from '../src/services/credentials/api-key.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { buildService, readOnlyServiceEnv, startBuiltService, stopService, type BuiltService } from './support/built-service.js';

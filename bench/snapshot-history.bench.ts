@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { generateApiKey } from '../src/auth/api-key.js';
+import { generateApiKey } from '../src/services/credentials/api-key.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { measureBareServer } from './support/bare-server.js';

@@ -6,7 +6,7 @@ import { openDatabase } from './database.js';
 import { AppError } from './errors.js';
 import { checkKeyFingerprint } from './key-fingerprint.js';
 import { createLogger } from './logger.js';
-import { toConnectionResponse } from './rest/connection.mappers.js';
+import { toConnectionResponse } from './services/connections/connection-response.js';
 import { loadSecretKey } from './secret-key.js';
 import { AccountService } from './services/account.service.js';
 import { ConnectionService } from './services/connections/connection.service.js';

@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { ConnectionLimits } from './connection-limits.js';
-import type { DocumentBounds } from './graphql/document-bounds.js';
-import { bearerToken } from './services/connections/bearer-token.js';
+import { bearerToken } from './upstream/bearer-token.js';
 
 /** The fixed bearer token of the built-in sandbox when SANDBOX_TOKEN is unset (documented in README and .env.example). */
 export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token';
@@ -299,6 +298,18 @@ export interface Config {
     usageRetryDelayMs: number;
     usageMaxRetries: number;
   };
+}
+
+/** Bounds of a GraphQL query text, checked before it is validated (graphql/document-bounds.ts). */
+export interface DocumentBounds {
+  /** UTF-8 bytes of the query text. */
+  maxBytes: number;
+  /** Lexical tokens (graphql-js stops parsing past this). */
+  maxTokens: number;
+  /** Fields given another response name (`a: field`). */
+  maxAliases: number;
+  /** `...Fragment` spreads, counted where they are written. */
+  maxFragmentSpreads: number;
 }
 
 export interface Quotas {

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { OAUTH_CALLBACK_PATH } from './rest/connection.endpoints.js';
+import { OAUTH_CALLBACK_PATH } from './http/oauth-callback-path.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 
 /**

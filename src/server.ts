@@ -11,7 +11,8 @@ import type { Config } from './config.js';
 import { safeError, type Logger } from './logger.js';
 import { createScheduler, type Scheduler } from './jobs/agenda.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
-import { answerClientError } from './rest/http/client-error.js';
+import { pingDatabase } from './repositories/database-ping.js';
+import { answerClientError } from './http/client-error.js';
 import { createServices, type Services } from './services.js';
 import { ApiCallLedgerService } from './services/usage-insight/api-call-ledger.service.js';
 import { prepareAccess, type StartupAccess } from './startup-access.js';
@@ -19,7 +20,7 @@ import { upstreamNotConnected } from './errors.js';
 import { UpstreamClient } from './upstream/client.js';
 import { OAuthClient } from './upstream/oauth-client.js';
 import type { TokenSource } from './upstream/types.js';
-import { OAUTH_CALLBACK_PATH } from './rest/connection.endpoints.js';
+import { OAUTH_CALLBACK_PATH } from './http/oauth-callback-path.js';
 import type { Sandbox } from './sandbox/index.js';
 import { createEmbeddedSandbox } from './embedded-sandbox.js';
 import { openServiceDatabase } from './service-database.js';
@@ -154,7 +155,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       readiness: {
         check: async () => {
           if (draining || shuttingDown || !db.isInitialized) return false;
-          await db.query('SELECT 1');
+          await pingDatabase(db);
           return (await jobs.isReady()) && (await state.answers());
         },
       },

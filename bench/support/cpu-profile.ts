@@ -28,7 +28,7 @@ const RULES: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
   ['UTF-8 encoding of the body (Buffer.from)', (f) => f.url === 'node:buffer'],
   ['JSON body building (usage.routes, usage.mappers)', (f) => /rest\/usage\.(routes|mappers)\.js$/.test(f.url)],
   ['TypeORM (query building, result handling)', (f) => f.url.includes('/typeorm/')],
-  ['logging (pino, request log)', (f) => f.url.includes('/pino') || f.url.endsWith('/rest/http/request-log.js')],
+  ['logging (pino, request log)', (f) => f.url.includes('/pino') || f.url.endsWith('/http/request-log.js')],
   ['HTTP, Express and middleware', (f) => /node:_http|\/(express|router|express-rate-limit|body-parser)\/|\/src\/auth\//.test(f.url)],
 ];
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AccountService } from '../services/account.service.js';
 import type { SessionService } from '../services/users/session.service.js';
-import { parseAuthorizationHeader } from './api-key.js';
+import { parseAuthorizationHeader } from '../services/credentials/api-key.js';
 import { readSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { CookieOptions, Response } from 'express';
-import { OAUTH_CALLBACK_PATH } from '../rest/connection.endpoints.js';
+import { OAUTH_CALLBACK_PATH } from '../http/oauth-callback-path.js';
 import { readCookie } from './session-cookie.js';
 
 export const OAUTH_BROWSER_COOKIE = 'basewatch_oauth';

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit, type Store } from 'express-rate-limit';
 import { AppError } from '../errors.js';
-import { renderError } from '../rest/http/error-handler.js';
+import { renderError } from '../http/error-handler.js';
 
 const WINDOW_MS = 60_000;
 

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { CookieOptions, Response } from 'express';
-import { TOKEN_PATTERN } from './session-token.js';
+import { SESSION_LIFETIME_MS, TOKEN_PATTERN } from '../services/credentials/session-token.js';
 
 export const SESSION_COOKIE = 'basewatch_session';
-export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 
 /**
  * The session token from the Cookie header, or undefined when there is none or it is not one of ours. Takes any

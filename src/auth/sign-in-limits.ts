@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
 import { AppError } from '../errors.js';
-import { renderError } from '../rest/http/error-handler.js';
+import { renderError } from '../http/error-handler.js';
 import { normalizedEmail, type DeviceCookies } from './device-cookie.js';
 
 const WINDOW_MS = 15 * 60 * 1000;

@@ -1,18 +1,8 @@
 import { GraphQLError, Kind, OperationTypeNode, parse, visit, type DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import type { DocumentBounds } from '../config.js';
 import { scanTokens } from './input-nesting.js';
 import { subscriptionOverHttpError } from './subscription-over-http.js';
-
-export interface DocumentBounds {
-  /** UTF-8 bytes of the query text. */
-  maxBytes: number;
-  /** Lexical tokens (graphql-js stops parsing past this). */
-  maxTokens: number;
-  /** Fields given another response name (`a: field`). */
-  maxAliases: number;
-  /** `...Fragment` spreads, counted where they are written. */
-  maxFragmentSpreads: number;
-}
 
 /**
  * Checks the query text before graphql-js validates it. Validation is linear in the document at best and quadratic

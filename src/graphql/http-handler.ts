@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Request, Response } from 'express';
 import type { GraphQLError } from 'graphql';
-import { FRAMING_ONLY_CSP } from '../rest/http/security-headers.js';
+import { FRAMING_ONLY_CSP } from '../http/security-headers.js';
 import type { GraphqlContext } from '../resolvers/context.js';
 import type { DocumentGuard } from './document-bounds.js';
 import { parameterNestingError } from './input-nesting.js';

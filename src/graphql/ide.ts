@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
 import { getDistDirectory, isSandboxFrame, renderAltair, SANDBOX_FRAME_CSP, type RenderOptions } from 'altair-static';
-import { pagePolicy } from '../rest/http/security-headers.js';
+import { pagePolicy } from '../http/security-headers.js';
 import { KEY_FORM_HTML, KEY_PROMPT_SCRIPT } from './ide-key-prompt.js';
 
 /** Where the offline IDE is served (README, docs). */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
-import { parseAuthorizationHeader } from '../auth/api-key.js';
-import { API_KEY_CACHE_TTL_MS } from '../auth/caller-cache.js';
+import { parseAuthorizationHeader } from '../services/credentials/api-key.js';
+import { API_KEY_CACHE_TTL_MS } from '../services/credentials/caller-cache.js';
 import type { RequestBudget } from '../auth/request-budget.js';
 import { readSessionCookie } from '../auth/session-cookie.js';
 import { unauthorized, type AppError } from '../errors.js';

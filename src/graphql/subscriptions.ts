@@ -3,11 +3,12 @@ import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentN
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RequestBudget } from '../auth/request-budget.js';
+import type { DocumentBounds } from '../config.js';
 import { createContext } from '../resolvers/context.js';
 import type { EventHub } from '../resolvers/support/event-hub.js';
 import type { AccountSummary } from '../services/account.service.js';
 import type { Services } from '../services.js';
-import { checkDocument, type DocumentBounds } from './document-bounds.js';
+import { checkDocument } from './document-bounds.js';
 import { parameterNestingError } from './input-nesting.js';
 import { SocketAccess } from './socket-access.js';
 import { cookieOriginCheck } from './socket-origin.js';

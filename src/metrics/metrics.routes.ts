@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
-import { requireAdminToken } from '../rest/admin.routes.js';
+import { requireAdminToken } from '../http/admin-token.js';
 
 /**
  * GET /metrics in Prometheus' text format, behind ADMIN_TOKEN exactly like the job dashboard. `gather` is this

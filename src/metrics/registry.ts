@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DataSource } from 'typeorm';
 import type { AttemptOutcome } from '../services/webhooks/retry-policy.js';
 import type { UpstreamAttempt } from '../upstream/types.js';
-import { countQueues } from './queue-depth.js';
+import { countQueues } from '../repositories/queue-depth.js';
 import type { RouteLabel } from './route-label.js';
 import { upstreamOperationOf } from './upstream-operation.js';
 

@@ -1,13 +1,11 @@
 import { connectionInput } from '../services/connections/connection.input.js';
 import { oauthFlowInput } from '../services/connections/oauth-flow.input.js';
+import { OAUTH_CALLBACK_PATH } from '../http/oauth-callback-path.js';
 import { defineRoute } from './http/route.js';
 import { Timestamp } from './schemas.js';
 import { z } from './zod.js';
 
 const tag = 'Upstream connection';
-
-/** Where the upstream sends the browser back after authorization (registered with the OAuth integration). */
-export const OAUTH_CALLBACK_PATH = '/oauth/airtable/callback';
 
 export const ConnectionBody = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { clearOAuthBrowserCookie, readOAuthBrowserCookie, setOAuthBrowserCookie } from '../auth/oauth-browser-cookie.js';
 import type { Services } from '../services.js';
-import { toConnectionResponse } from './connection.mappers.js';
+import { toConnectionResponse } from '../services/connections/connection-response.js';
 import { connectionRoutes as endpoints } from './connection.endpoints.js';
 import { mount } from './http/route.js';
 

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import { pagePolicy } from './http/security-headers.js';
+import { pagePolicy } from '../http/security-headers.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { generateApiKey, hashApiKey, keyPrefix } from '../auth/api-key.js';
-import { CallerCache } from '../auth/caller-cache.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './credentials/api-key.js';
+import { CallerCache } from './credentials/caller-cache.js';
 import type { Quotas } from '../config.js';
 import { Account, ApiKey } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
+import { liveKeyByHash } from '../repositories/api-key.repository.js';
 import { Quota } from './quota.js';
 
 export interface AccountSummary {
@@ -146,15 +147,7 @@ export class AccountService {
 
   /** One indexed lookup (uq_api_key_hash) joined to the account. */
   private async findCaller(keyHash: string): Promise<Caller | null> {
-    const row = await this.keys
-      .createQueryBuilder('apiKey')
-      .innerJoin(Account, 'account', 'account.id = apiKey.accountId')
-      .select('apiKey.id', 'keyId')
-      .addSelect('account.id', 'accountId')
-      .addSelect('account.name', 'accountName')
-      .addSelect('apiKey.lastUsedAt', 'lastUsedAt')
-      .where('apiKey.keyHash = :keyHash AND apiKey.revokedAt IS NULL', { keyHash })
-      .getRawOne<{ keyId: string; accountId: string; accountName: string; lastUsedAt: string | null }>();
+    const row = await liveKeyByHash(this.keys, keyHash);
     if (!row) return null;
     await this.noteUse(row.keyId, row.lastUsedAt);
     return { account: { id: row.accountId, name: row.accountName }, keyId: row.keyId };

@@ -11,9 +11,10 @@ import type { MonitoringScope, WatchedBase } from './audit/change-event.js';
 import type { WatchDemand } from './audit/change-pipeline.js';
 import { CHANGES_TABLE_FIELDS, DEFAULT_CHANGES_TABLE_NAME } from './audit/changes-table.js';
 import type { UpstreamWatchService } from './audit/upstream-watch.service.js';
-import { isUniqueViolation } from './db-errors.js';
-import { EntityLookup } from './entity-lookup.js';
-import { MonitoringConfigClaims } from './monitoring-config-claims.js';
+import { isUniqueViolation } from '../repositories/db-errors.js';
+import { EntityLookup } from '../repositories/entity-lookup.js';
+import { MonitoringConfigClaims } from '../repositories/monitoring-config-claims.js';
+import { monitoredBases, monitoringAccountsOf } from '../repositories/watch-demand.repository.js';
 import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 
@@ -206,22 +207,12 @@ export class MonitoringConfigService implements WatchDemand {
     return manager.existsBy(MonitoringConfig, { baseId: base.baseId });
   }
 
-  async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
-    const rows = await manager
-      .createQueryBuilder(MonitoringConfig, 'c')
-      .select('DISTINCT c.account_id', 'accountId')
-      .where('c.base_id = :baseId', { baseId })
-      .getRawMany<{ accountId: string }>();
-    return rows.map((r) => r.accountId);
+  accounts(manager: EntityManager, baseId: string): Promise<string[]> {
+    return monitoringAccountsOf(manager, baseId);
   }
 
-  async all(manager: EntityManager): Promise<WatchedBase[]> {
-    const rows = await manager
-      .createQueryBuilder(MonitoringConfig, 'c')
-      .select(['c.account_id AS "accountId"', 'c.base_id AS "baseId"'])
-      .distinct(true)
-      .getRawMany<WatchedBase>();
-    return rows;
+  all(manager: EntityManager): Promise<WatchedBase[]> {
+    return monitoredBases(manager);
   }
 
   private async changesTable(upstream: UpstreamClient, baseId: string, tableId: string | undefined): Promise<{ id: string; name: string }> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { UsageBase, UsageSnapshot, type TableCount } from '../entities/index.js';
 import { invalidRequest, notFound } from '../errors.js';
+import { countedDays, latestSnapshotRows, snapshotRowsOf, type SnapshotRow } from '../repositories/usage-snapshot.repository.js';
 import type { ReadModelCache } from './read-model-cache.js';
 import type { UsageBaseService } from './usage-base.service.js';
 
@@ -70,17 +71,6 @@ export interface SnapshotPage {
   nextCursor?: string;
 }
 
-interface SnapshotRow {
-  date: string;
-  record_count: number | string;
-  storage_bytes: number | string;
-  file_count: number | string;
-  table_count: number;
-  tables_json: string;
-  api_calls: number | string | null;
-  carried_over: boolean | number;
-}
-
 /** The daily usage history of tracked bases. */
 export class SnapshotService {
   private readonly listeners = new Set<SnapshotListener>();
@@ -119,13 +109,7 @@ export class SnapshotService {
   }
 
   private async readRange(base: UsageBase, range: SnapshotRange): Promise<SnapshotDay[]> {
-    const qb = this.snapshotRows()
-      .where('usage_base_id = :id', { id: base.id })
-      .orderBy('date', range.order === 'newest' ? 'DESC' : 'ASC')
-      .limit(range.limit);
-    if (range.from) qb.andWhere('date >= :from', { from: range.from });
-    if (range.to) qb.andWhere('date <= :to', { to: range.to });
-    const rows: SnapshotRow[] = await qb.getRawMany();
+    const rows = await snapshotRowsOf(this.dataSource, base.id, range);
     return rows.map(toSnapshotDay);
   }
 
@@ -133,11 +117,7 @@ export class SnapshotService {
   async latestOf(usageBaseIds: string[]): Promise<Map<string, SnapshotDay>> {
     const latest = new Map<string, SnapshotDay>();
     if (usageBaseIds.length === 0) return latest;
-    const rows: Array<SnapshotRow & { usage_base_id: string }> = await this.snapshotRows()
-      .addSelect('usage_base_id')
-      .where('usage_base_id IN (:...ids)', { ids: usageBaseIds })
-      .andWhere('date = (SELECT MAX(n.date) FROM usage_snapshot n WHERE n.usage_base_id = s.usage_base_id)')
-      .getRawMany();
+    const rows = await latestSnapshotRows(this.dataSource, usageBaseIds);
     for (const row of rows) latest.set(row.usage_base_id, toSnapshotDay(row));
     return latest;
   }
@@ -146,16 +126,7 @@ export class SnapshotService {
   async countDays(usageBaseIds: string[], bounds: { from?: string; to?: string }): Promise<Map<string, number>> {
     const counts = new Map(usageBaseIds.map((id) => [id, 0]));
     if (usageBaseIds.length === 0 || (bounds.from && bounds.to && bounds.from > bounds.to)) return counts;
-    const qb = this.dataSource
-      .createQueryBuilder()
-      .select('usage_base_id', 'id')
-      .addSelect('COUNT(*)', 'n')
-      .from(UsageSnapshot, 's')
-      .where('usage_base_id IN (:...ids)', { ids: usageBaseIds })
-      .groupBy('usage_base_id');
-    if (bounds.from) qb.andWhere('date >= :from', { from: bounds.from });
-    if (bounds.to) qb.andWhere('date <= :to', { to: bounds.to });
-    for (const row of await qb.getRawMany<{ id: string; n: number | string }>()) counts.set(row.id, Number(row.n));
+    for (const row of await countedDays(this.dataSource, usageBaseIds, bounds)) counts.set(row.id, row.n);
     return counts;
   }
 
@@ -193,13 +164,6 @@ export class SnapshotService {
     for (const sink of this.sinks) sink.committed();
     for (const listener of this.listeners) listener({ usageBaseId, day });
     return day;
-  }
-
-  private snapshotRows() {
-    return this.dataSource
-      .createQueryBuilder()
-      .select(['date', 'record_count', 'storage_bytes', 'file_count', 'table_count', 'tables_json', 'api_calls', 'carried_over'])
-      .from(UsageSnapshot, 's');
   }
 }
 

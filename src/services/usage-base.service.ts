@@ -4,8 +4,8 @@ import type { Quotas } from '../config.js';
 import { UsageBase } from '../entities/index.js';
 import { conflict, notFound, upstreamBaseNotFound } from '../errors.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
-import { isUniqueViolation } from './db-errors.js';
-import { EntityLookup } from './entity-lookup.js';
+import { isUniqueViolation } from '../repositories/db-errors.js';
+import { EntityLookup } from '../repositories/entity-lookup.js';
 import { Quota } from './quota.js';
 import { isServiceId, notFoundById } from './service-id.js';
 

@@ -6,7 +6,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
 import { localDay } from './calendar.js';
-import { CountLock } from './count-lock.js';
+import { CountLock } from '../repositories/count-lock.js';
 import type { SnapshotService } from './snapshot.service.js';
 import type { UsageBaseService } from './usage-base.service.js';
 

@@ -3,7 +3,8 @@ import type { DataSource, Repository } from 'typeorm';
 import { UsageRun, type UsageBase } from '../entities/index.js';
 import { isAppError, notFound } from '../errors.js';
 import { localDayOf, nextDailyRun, todaysRun } from './daily-schedule.js';
-import { isUniqueViolation } from './db-errors.js';
+import { isUniqueViolation } from '../repositories/db-errors.js';
+import { successfulRunsOn, takeOverRun } from '../repositories/usage-run.repository.js';
 import type { UsageBaseService } from './usage-base.service.js';
 import type { UsageCountService } from './usage-count.service.js';
 
@@ -172,27 +173,12 @@ export class UsageScheduleService {
     }
     // The day has a run already: a failed one is retried, and a running one whose process died is taken over.
     const staleBefore = new Date(startedAt.getTime() - this.options.staleRunMs).toISOString();
-    const taken = await this.runs
-      .createQueryBuilder()
-      .update()
-      .set({ id: run.id, status: 'running', startedAt, finishedAt: null, error: null })
-      .where("usage_base_id = :usageBaseId AND local_day = :localDay AND (status = 'failed' OR (status = 'running' AND started_at < :staleBefore))", {
-        usageBaseId,
-        localDay,
-        staleBefore,
-      })
-      .execute();
-    return taken.affected === 1 ? run : undefined;
+    return (await takeOverRun(this.runs, run, usageBaseId, localDay, staleBefore)) ? run : undefined;
   }
 
   private async daysCounted(bases: UsageBase[], now: Date): Promise<Set<string>> {
     const days = new Set(bases.map((base) => localDayOf(now, base.timezone)));
-    const rows = await this.runs
-      .createQueryBuilder('r')
-      .select(['r.usageBaseId', 'r.localDay'])
-      .where('r.localDay IN (:...days)', { days: [...days, ''] })
-      .andWhere("r.status = 'ok'")
-      .getMany();
+    const rows = await successfulRunsOn(this.runs, [...days]);
     return new Set(rows.map((row) => `${row.usageBaseId}|${row.localDay}`));
   }
 

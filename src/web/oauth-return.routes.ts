@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { clearOAuthBrowserCookie, readOAuthBrowserCookie } from '../auth/oauth-browser-cookie.js';
 import { AppError } from '../errors.js';
-import { OAUTH_CALLBACK_PATH } from '../rest/connection.endpoints.js';
+import { OAUTH_CALLBACK_PATH } from '../http/oauth-callback-path.js';
 import type { Services } from '../services.js';
 import { OAuthRefusal, type OAuthFailure } from '../services/connections/oauth-refusal.js';
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
 import { sandboxApi } from '../support/sandbox-api.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { ROOT, startBuiltService } from '../support/processes.js';
 import { codesOf, createGraphql } from './support/graphql-client.js';
 

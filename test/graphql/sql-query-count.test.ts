@@ -89,7 +89,7 @@ describe('DataLoaders over monitoring configs', () => {
       expect(node.updates.nodes[0].fieldIds).toEqual(['fldAAAAAAAAAAAAAA']);
       expect(node.updates.pageInfo).toEqual({ hasPreviousPage: true });
     }
-    // The change pages are read outside TypeORM's query runner (raw-rows.ts) and still announced: one per changes field (latest, updates).
+    // The change pages are read outside TypeORM's query runner (repositories/raw-rows.ts) and still announced: one per changes field (latest, updates).
     expect(many.statements.filter((sql) => sql.includes('FROM change_entry'))).toHaveLength(2);
     expect(many.statements.length).toBe(few.statements.length);
     expect(many.statements.length).toBeLessThanOrEqual(4);

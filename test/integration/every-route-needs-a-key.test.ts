@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH_CALLBACK_PATH } from '../../src/rest/connection.endpoints.js';
+import { OAUTH_CALLBACK_PATH } from '../../src/http/oauth-callback-path.js';
 import { allRoutes } from '../../src/rest/openapi.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

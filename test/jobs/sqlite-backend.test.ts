@@ -2,7 +2,7 @@ import { computeJobState, type JobParameters, type JobState } from 'agenda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteJobLogger, SqliteJobRepository } from '../../src/jobs/backends/sqlite/index.js';
 import { uniqueFilter } from '../../src/jobs/backends/sqlite/json-match.js';
-import { and } from '../../src/jobs/backends/sqlite/sqlite-handle.js';
+import { and } from '../../src/jobs/backends/sqlite/sql-parts.js';
 import { minutesFromNow, newJob, openJobsDatabase, type JobsDatabase } from './support/sqlite-jobs.js';
 
 let db: JobsDatabase;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { allChanges } from '../audit/audit-support.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';

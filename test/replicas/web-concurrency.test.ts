@@ -7,7 +7,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { until } from '../support/eventually.js';

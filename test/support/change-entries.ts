@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ChangeEntry, ChangeEntryField } from '../../src/entities/index.js';
 import { kindOf, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
 import type { ChangeRecord } from '../../src/services/audit/change-row.js';
-import { bumpChangeVersions } from '../../src/services/audit/change-version.js';
+import { bumpChangeVersions } from '../../src/repositories/change-version.js';
 
 export interface SeedChange {
   occurredAt: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PATTERN, generateApiKey, hashApiKey, parseAuthorizationHeader } from '../../src/auth/api-key.js';
+import { API_KEY_PATTERN, generateApiKey, hashApiKey, parseAuthorizationHeader } from '../../src/services/credentials/api-key.js';
 
 describe('API keys', () => {
   it('generates distinct sk_ keys with 43 base62 characters', () => {

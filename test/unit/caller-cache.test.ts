@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallerCache } from '../../src/auth/caller-cache.js';
+import { CallerCache } from '../../src/services/credentials/caller-cache.js';
 
 const caller = (keyId: string) => ({ keyId, account: { id: 'acc', name: 'Acme' } });
 

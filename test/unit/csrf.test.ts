@@ -4,7 +4,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCsrfToken } from '../../src/auth/csrf.js';
 import { createLogger } from '../../src/logger.js';
-import { errorHandler } from '../../src/rest/http/error-handler.js';
+import { errorHandler } from '../../src/http/error-handler.js';
 
 /**
  * The middleware between `authenticate` and the routes, in an Express app of its own: session cookies arrive with

@@ -6,7 +6,10 @@ import type { WebhookPayloadPage } from '../../upstream/webhook-types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { scopeAllows, type ChangeEvent, type IngestedBase, type MonitoringScope } from './change-event.js';
-import { bumpChangeVersions } from './change-version.js';
+import { insertChangeEntries } from '../../repositories/change-entries.repository.js';
+import { bumpChangeVersions } from '../../repositories/change-version.js';
+import { changesTablesIn } from '../../repositories/monitoring-config.repository.js';
+import { advancePayloadCursor } from '../../repositories/upstream-watch.repository.js';
 import type { ChangeSink } from './change-pipeline.js';
 import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
 import { holderLossReason, isHolderLoss, type UpstreamWatchService } from './upstream-watch.service.js';
@@ -137,17 +140,7 @@ export class ChangeIngestService {
     names: TableNames,
   ): Promise<Map<string, ChangeEntry[]>> {
     const now = new Date();
-    const moved = await manager
-      .createQueryBuilder()
-      .update(UpstreamWatch)
-      .set({ payloadCursor: nextCursor, tableNames: JSON.stringify(names), lastReadAt: now, updatedAt: now })
-      .where('id = :id AND payload_cursor = :cursor AND webhook_id = :webhookId', {
-        id: watch.id,
-        cursor: watch.payloadCursor,
-        webhookId: watch.webhookId,
-      })
-      .execute();
-    if (moved.affected !== 1) throw new CursorMoved();
+    if (!(await advancePayloadCursor(manager, watch, nextCursor, JSON.stringify(names), now))) throw new CursorMoved();
 
     const logged = new Map<string, ChangeEntry[]>();
     // Every account's configs of the base: the watch is shared. Left out: accounts whose connection cannot reach the
@@ -193,19 +186,7 @@ export class ChangeIngestService {
         loggedAt: now,
       }),
     );
-    // Multi-row inserts, then the generated ids by (config, position), which is unique: one round trip per
-    // chunk on SQLite, where TypeORM cannot use RETURNING.
-    for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
-      const chunk = entries.slice(i, i + INSERT_CHUNK);
-      await manager.createQueryBuilder().insert().into(ChangeEntry).values(chunk).updateEntity(false).execute();
-      const ids = await manager
-        .createQueryBuilder(ChangeEntry, 'e')
-        .select(['e.id AS id', 'e.position AS position'])
-        .where('e.config_id = :configId AND e.position IN (:...positions)', { configId, positions: chunk.map((e) => e.position) })
-        .getRawMany<{ id: number; position: string }>();
-      const idOf = new Map(ids.map((row) => [row.position, Number(row.id)]));
-      for (const entry of chunk) entry.id = idOf.get(entry.position)!;
-    }
+    await insertChangeEntries(manager, configId, entries, INSERT_CHUNK);
     if (!entries.length) return entries;
     const fields = entries.flatMap((e) =>
       (JSON.parse(e.fieldIds) as string[]).map((fieldId) => ({ entryId: e.id, fieldId, configId, occurredAt: e.occurredAt })),
@@ -228,14 +209,4 @@ export class ChangeIngestService {
     if (!payloads.some((p) => unnamedTableIds(p, names).length)) return;
     for (const table of await upstream.getBaseSchema(baseId)) names[table.id] ??= table.name;
   }
-}
-
-/** The Changes tables that configs write into in this base. */
-async function changesTablesIn(manager: EntityManager, baseId: string): Promise<Set<string>> {
-  const rows = await manager
-    .createQueryBuilder(MonitoringConfig, 'c')
-    .select('DISTINCT c.monitoring_table_id', 'tableId')
-    .where('c.monitoring_base_id = :baseId', { baseId })
-    .getRawMany<{ tableId: string }>();
-  return new Set(rows.map((row) => row.tableId));
 }

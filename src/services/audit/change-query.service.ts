@@ -4,7 +4,7 @@ import { invalidRequest } from '../../errors.js';
 import { canonicalTimeZone, isValidDay } from '../calendar.js';
 import type { RawJson } from '../raw-json.js';
 import type { ReadModelCache } from '../read-model-cache.js';
-import { rawRowReader, type RawRowReader } from '../raw-rows.js';
+import { rawRowReader, type RawRowReader } from '../../repositories/raw-rows.js';
 import type { ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { ChangePosition } from './change-position.js';
@@ -19,7 +19,7 @@ import {
   type ColumnFilter,
   type PageLead,
   type PageOrder,
-} from './change-page-sql.js';
+} from '../../repositories/change-page-sql.js';
 import { ChangeRows, positionOf, type ChangeRecord, type ChangeRow } from './change-row.js';
 
 /**
@@ -121,7 +121,7 @@ export class ChangeQueryService {
     const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
     const filters = { ...this.filtersOf(query), after: window.olderThan, before: window.newerThan };
     const lead = await this.leadFor(config.id, filters, order);
-    const rows = await this.read(pageSql(this.dataSource.driver, config.id, filters, lead, window.limit, order));
+    const rows = await this.read(pageSql(this.dataSource, config.id, filters, lead, window.limit, order));
     return order === 'desc' ? rows : rows.reverse();
   }
 
@@ -146,7 +146,7 @@ export class ChangeQueryService {
     );
     const rowsOf = new Map<string, ChangeRow[]>(missing.map((config) => [config.id, []]));
     // pagesSql selects each row's config id after the change columns.
-    for (const row of await this.read(pagesSql(this.dataSource.driver, pages))) rowsOf.get(row[row.length - 1] as string)?.push(row);
+    for (const row of await this.read(pagesSql(this.dataSource, pages))) rowsOf.get(row[row.length - 1] as string)?.push(row);
     for (const config of missing) {
       const rows = new ChangeRows(rowsOf.get(config.id)!.sort(newestFirst));
       const key = windowKey(config, query, window);
@@ -162,7 +162,7 @@ export class ChangeQueryService {
     if (configIds.length === 0) return counts;
     const filters = this.filtersOf(query);
     const parts = await Promise.all(configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters) })));
-    for (const [configId, n] of await this.read(countsSql(this.dataSource.driver, parts))) counts.set(configId as string, Number(n));
+    for (const [configId, n] of await this.read(countsSql(this.dataSource, parts))) counts.set(configId as string, Number(n));
     return counts;
   }
 
@@ -170,7 +170,7 @@ export class ChangeQueryService {
   async byIds(config: { id: string }, ids: string[]): Promise<ChangeRecord[]> {
     const numeric = [...new Set(ids.filter((id) => /^[1-9]\d{0,14}$/.test(id)).map(Number))];
     if (numeric.length === 0) return [];
-    return new ChangeRows(await this.read(entriesSql(this.dataSource.driver, config.id, numeric))).records();
+    return new ChangeRows(await this.read(entriesSql(this.dataSource, config.id, numeric))).records();
   }
 
   private filtersOf(query: ChangeFilterQuery): ChangeFilters {
@@ -189,7 +189,7 @@ export class ChangeQueryService {
     // Reading oldest first, the sparsest filter is the one whose probe reaches furthest forward.
     const further = (a: string, b: string) => (order === 'desc' ? a < b : a > b);
     for (const name of given) {
-      const [deepest] = await this.read(depthProbeSql(this.dataSource.driver, configId, filters, name, PROBE_DEPTH, order));
+      const [deepest] = await this.read(depthProbeSql(this.dataSource, configId, filters, name, PROBE_DEPTH, order));
       if (!deepest) return name;
       const reachedAt = deepest[0] as string;
       if (!sparsest || further(reachedAt, sparsest.reachedAt)) sparsest = { name, reachedAt };

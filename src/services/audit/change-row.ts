@@ -2,25 +2,7 @@ import { RawJson } from '../raw-json.js';
 import type { ChangePosition } from './change-position.js';
 import type { ChangeEvent, ChangeEventType, ChangeKind, ChangeSource } from './change-event.js';
 
-/** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
-export const CHANGE_COLUMNS = [
-  'id',
-  'monitoring_record_id',
-  'occurred_at',
-  'event_type',
-  'kind',
-  'table_id',
-  'table_name',
-  'record_id',
-  'field_ids',
-  'source',
-  'user_email',
-  'user_name',
-  'before_json',
-  'after_json',
-] as const;
-
-/** One change_entry row as read (raw-rows.ts): CHANGE_COLUMNS' values, then any column a query adds after them. */
+/** One change_entry row as read (repositories/raw-rows.ts): CHANGE_COLUMNS' values (repositories/change-page-sql.ts), then any column a query adds after them. */
 export type ChangeRow = unknown[];
 
 /** One logged change, exactly as GET …/changes answers it (CONTRACT §3): the event as stored, with its ids. */

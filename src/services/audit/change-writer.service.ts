@@ -8,7 +8,8 @@ import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { bumpChangeVersions } from './change-version.js';
+import { claimOutboxRows, joinOutboxRetry, pendingOutboxConfigs, rescheduleOutboxRows } from '../../repositories/change-outbox.repository.js';
+import { bumpChangeVersions } from '../../repositories/change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 import { mayBeMissing, type ConfigHealthService } from './config-health.service.js';
 
@@ -58,17 +59,7 @@ export class ChangeWriterService {
 
   /** Configs with outbox rows, and when their first row is due (the periodic sweep). */
   async pending(): Promise<Array<{ configId: string; accountId: string; dueAt: Date }>> {
-    const rows = await this.dataSource
-      .getRepository(ChangeOutbox)
-      .createQueryBuilder('o')
-      .innerJoin(MonitoringConfig, 'c', 'c.id = o.config_id')
-      .select('o.config_id', 'configId')
-      .addSelect('c.account_id', 'accountId')
-      .addSelect('MIN(o.next_attempt_at)', 'dueAt')
-      .groupBy('o.config_id')
-      .addGroupBy('c.account_id')
-      .getRawMany<{ configId: string; accountId: string; dueAt: string }>();
-    return rows.map((r) => ({ configId: r.configId, accountId: r.accountId, dueAt: new Date(r.dueAt) }));
+    return pendingOutboxConfigs(this.dataSource);
   }
 
   private async drainConfig(configId: string): Promise<DrainResult> {
@@ -99,12 +90,7 @@ export class ChangeWriterService {
       }
       const token = randomUUID();
       // Claimed atomically: another process draining the same config skips rows it did not claim.
-      await this.dataSource
-        .createQueryBuilder()
-        .update(ChangeOutbox)
-        .set({ batchToken: token, nextAttemptAt: new Date(Date.now() + WRITE_LEASE_MS) })
-        .where('entry_id IN (:...ids) AND batch_token IS NULL', { ids: due.map((r) => r.entryId) })
-        .execute();
+      await claimOutboxRows(this.dataSource, due.map((r) => r.entryId), token, new Date(Date.now() + WRITE_LEASE_MS));
       const claimed = await outbox.find({ where: { batchToken: token }, order: { entryId: 'ASC' } });
       if (!claimed.length) continue;
       const entries = await this.dataSource.getRepository(ChangeEntry).find({
@@ -207,15 +193,7 @@ export class ChangeWriterService {
     const attempts = (latest?.attempts ?? 0) + 1;
     const retryAt = this.retryTime(attempts, false);
     const failed = rows.map((r) => r.entryId);
-    await this.dataSource
-      .createQueryBuilder()
-      .update(ChangeOutbox)
-      .set({ attempts, nextAttemptAt: retryAt, lastError: messageOf(error) })
-      .where(`config_id = :configId AND (batch_token IS NULL${failed.length ? ' OR entry_id IN (:...failed)' : ''})`, {
-        configId: config.id,
-        failed,
-      })
-      .execute();
+    await rescheduleOutboxRows(this.dataSource, config.id, failed, { attempts, nextAttemptAt: retryAt, lastError: messageOf(error) });
     return retryAt;
   }
 
@@ -232,15 +210,7 @@ export class ChangeWriterService {
       order: { nextAttemptAt: 'ASC' },
     });
     if (!waiting || waiting.nextAttemptAt <= new Date()) return null;
-    await this.dataSource
-      .createQueryBuilder()
-      .update(ChangeOutbox)
-      .set({ attempts: waiting.attempts, nextAttemptAt: waiting.nextAttemptAt })
-      .where('config_id = :configId AND batch_token IS NULL AND next_attempt_at < :retryAt', {
-        configId: config.id,
-        retryAt: waiting.nextAttemptAt.toISOString(),
-      })
-      .execute();
+    await joinOutboxRetry(this.dataSource, config.id, waiting);
     return waiting.nextAttemptAt;
   }
 

@@ -9,7 +9,7 @@ import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { webhookMac } from '../../upstream/webhook-mac.js';
 import type { WebhookSpecification } from '../../upstream/webhook-types.js';
-import { isUniqueViolation } from '../db-errors.js';
+import { isUniqueViolation } from '../../repositories/db-errors.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import type { SecretBox } from '../secret-box.js';
 import type { WatchedBase } from './change-event.js';

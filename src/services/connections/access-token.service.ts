@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IsNull, LessThan, type DataSource, type Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import { UpstreamConnection } from '../../entities/index.js';
 import { AppError, upstreamNotConnected } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
+import { claimRefresh } from '../../repositories/upstream-connection.repository.js';
 import { OAuthTokenError, type OAuthClient, type TokenGrant } from '../../upstream/oauth-client.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import type { SecretBox } from '../secret-box.js';
@@ -100,14 +101,7 @@ export class AccessTokenService {
   private async claim(row: UpstreamConnection): Promise<Date | null> {
     const now = this.now();
     const until = new Date(now.getTime() + this.leaseMs);
-    const result = await this.repository
-      .createQueryBuilder()
-      .update(UpstreamConnection)
-      .set({ refreshingUntil: until })
-      .where({ accountId: row.accountId, tokenVersion: row.tokenVersion, status: 'active', kind: 'oauth' })
-      .andWhere([{ refreshingUntil: IsNull() }, { refreshingUntil: LessThan(now) }])
-      .execute();
-    return result.affected === 1 ? until : null;
+    return (await claimRefresh(this.repository, row, now, until)) ? until : null;
   }
 
   /** Refreshes under a claim; null: wait (a 409, or the row changed meanwhile) and look again. */

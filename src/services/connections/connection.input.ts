@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bearerToken } from './bearer-token.js';
+import { bearerToken } from '../../upstream/bearer-token.js';
 
 /** What connecting with a personal access token (`ConnectionService.setToken`) accepts. */
 export const connectionInput = {

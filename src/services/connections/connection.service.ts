@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.js';
 import type { TokenGrant } from '../../upstream/oauth-client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { SecretBox } from '../secret-box.js';
-import { bearerToken } from './bearer-token.js';
+import { bearerToken } from '../../upstream/bearer-token.js';
 import type { ClientForToken } from './upstream-access.js';
 
 /** What an account may see of its connection: never a token. */

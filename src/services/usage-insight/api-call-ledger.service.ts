@@ -1,12 +1,11 @@
 import type { DataSource, Repository } from 'typeorm';
 import { UpstreamApiCall } from '../../entities/index.js';
 import { safeError, type Logger } from '../../logger.js';
+import { addApiCalls } from '../../repositories/api-call-ledger.repository.js';
 import { CALL_PURPOSES, type CallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamRequestSent } from '../../upstream/types.js';
 
 const FLUSH_INTERVAL_MS = 5_000;
-/** Rows per upsert statement: 5 parameters each, far below SQLite's and PostgreSQL's limits. */
-const UPSERT_CHUNK = 200;
 
 export interface ApiCallLedgerOptions {
   logger: Logger;
@@ -83,29 +82,12 @@ export class ApiCallLedgerService {
     try {
       // In key order: replicas upserting overlapping rows then lock them in the same order (no deadlock on PostgreSQL).
       const rows = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, calls]) => [...key.split('\n'), calls]);
-      await this.dataSource.transaction(async (manager) => {
-        for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
-          const chunk = rows.slice(start, start + UPSERT_CHUNK);
-          await manager.query(this.upsertSql(chunk.length), chunk.flat());
-        }
-      });
+      await this.dataSource.transaction((manager) => addApiCalls(manager, rows));
     } catch (error) {
       // Nothing of the batch was stored (one transaction): it goes back, with what was counted meanwhile.
       for (const [key, calls] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + calls);
       throw error;
     }
-  }
-
-  /** Adds to an existing row's calls; `excluded` is the row proposed (the same on SQLite and PostgreSQL). */
-  private upsertSql(rows: number): string {
-    const postgres = this.dataSource.options.type === 'postgres';
-    let parameter = 0;
-    const next = () => (postgres ? `$${++parameter}` : '?');
-    const values = Array.from({ length: rows }, () => `(${[next(), next(), next(), next(), next()].join(', ')})`).join(', ');
-    return (
-      `INSERT INTO upstream_api_call (month, user_key, base_id, purpose, calls) VALUES ${values} ` +
-      'ON CONFLICT (month, user_key, base_id, purpose) DO UPDATE SET calls = upstream_api_call.calls + excluded.calls'
-    );
   }
 }
 

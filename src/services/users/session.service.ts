@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { SESSION_LIFETIME_MS } from '../../auth/session-cookie.js';
-import { csrfTokenOf, generateToken, hashToken } from '../../auth/session-token.js';
-import { Account, User, UserSession } from '../../entities/index.js';
+import { SESSION_LIFETIME_MS, csrfTokenOf, generateToken, hashToken } from '../credentials/session-token.js';
+import { UserSession } from '../../entities/index.js';
+import { deleteEndedSessions, liveSessionByTokenHash, liveSessionsOf } from '../../repositories/user-session.repository.js';
 import type { AccountSummary } from '../account.service.js';
 
 /** A session's expiry moves forward at most this often, so a busy page does not write on every request. */
@@ -47,11 +47,7 @@ export class SessionService {
   async create(userId: string, userAgent: string | undefined): Promise<{ token: string; sessionId: string }> {
     const token = generateToken();
     const now = new Date();
-    await this.sessions
-      .createQueryBuilder()
-      .delete()
-      .where('user_id = :userId AND (revoked_at IS NOT NULL OR expires_at <= :now)', { userId, now: now.toISOString() })
-      .execute();
+    await deleteEndedSessions(this.sessions, userId, now);
     const row = await this.sessions.save(
       Object.assign(new UserSession(), {
         id: randomUUID(),
@@ -73,21 +69,7 @@ export class SessionService {
    */
   async authenticate(token: string): Promise<SessionCaller | null> {
     const now = new Date();
-    const row = await this.sessions
-      .createQueryBuilder('session')
-      .innerJoin(User, 'user', 'user.id = session.userId')
-      .innerJoin(Account, 'account', 'account.id = user.accountId')
-      .select('session.id', 'sessionId')
-      .addSelect('session.lastUsedAt', 'lastUsedAt')
-      .addSelect('user.id', 'userId')
-      .addSelect('user.email', 'email')
-      .addSelect('account.id', 'accountId')
-      .addSelect('account.name', 'accountName')
-      .where('session.tokenHash = :hash AND session.revokedAt IS NULL AND session.expiresAt > :now', {
-        hash: hashToken(token),
-        now: now.toISOString(),
-      })
-      .getRawOne<{ sessionId: string; lastUsedAt: string; userId: string; email: string; accountId: string; accountName: string }>();
+    const row = await liveSessionByTokenHash(this.sessions, hashToken(token), now);
     if (!row) return null;
     const extended = now.getTime() - new Date(row.lastUsedAt).getTime() >= SLIDE_EVERY_MS;
     if (extended) {
@@ -107,15 +89,7 @@ export class SessionService {
 
   /** The user's live sessions, most recently used first. */
   async list(userId: string, currentSessionId: string): Promise<SessionListItem[]> {
-    const rows = await this.sessions
-      .createQueryBuilder('session')
-      .where('session.userId = :userId AND session.revokedAt IS NULL AND session.expiresAt > :now', {
-        userId,
-        now: new Date().toISOString(),
-      })
-      .orderBy('session.lastUsedAt', 'DESC')
-      .addOrderBy('session.id', 'ASC')
-      .getMany();
+    const rows = await liveSessionsOf(this.sessions, userId, new Date());
     return rows.map((row) => ({
       id: row.id,
       userAgent: row.userAgent,

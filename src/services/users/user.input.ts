@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from '../../auth/password.js';
+import { PASSWORD_MAX_LENGTH } from '../credentials/password.js';
 
 /** Lower-cased and trimmed; the shape only (something@something): whether it receives mail is the person's business. */
 export const Email = z

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
-import { hashPassword, passwordProblem, verifyAgainstDecoy, verifyPassword } from '../../auth/password.js';
-import { csrfTokenOf, generateToken, hashToken } from '../../auth/session-token.js';
+import { hashPassword, passwordProblem, verifyAgainstDecoy, verifyPassword } from '../credentials/password.js';
+import { csrfTokenOf, generateToken, hashToken } from '../credentials/session-token.js';
 import { Account, SetPasswordToken, User } from '../../entities/index.js';
 import { AppError, conflict, invalidRequest, notFound, unauthorized } from '../../errors.js';
+import { markLinkUsed } from '../../repositories/set-password-token.repository.js';
 import type { AccountSummary } from '../account.service.js';
 import type { SessionService, SessionView, UserSummary } from './session.service.js';
 
@@ -119,13 +120,7 @@ export class UserService {
     }
     requireGoodPassword(input.password, user.email);
     // Single use even when two requests race: only the one that marks it used goes on.
-    const claimed = await links
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: new Date() })
-      .where('token_hash = :hash AND used_at IS NULL', { hash: link.tokenHash })
-      .execute();
-    if (claimed.affected === 0) throw invalidRequest('token: this set-password link is unknown, used or expired');
+    if (!(await markLinkUsed(links, link.tokenHash))) throw invalidRequest('token: this set-password link is unknown, used or expired');
     await this.storePassword(user, input.password);
     return this.startSession(user, await this.accountOf(user), userAgent);
   }

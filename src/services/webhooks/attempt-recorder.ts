@@ -1,9 +1,15 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { WebhookDeactivationReason } from '../../entities/index.js';
-import type { LeasedDelivery } from './delivery-store.js';
+import type { LeasedDelivery } from '../../repositories/delivery-store.js';
 import type { SendResult } from './http-sender.js';
 import type { AttemptOutcome } from './retry-policy.js';
-import { insertRows, runSql } from './sql.js';
+import { insertRows } from '../../repositories/run-sql.js';
+import {
+  clearFailingSince,
+  finishLeasedDeliveries,
+  markFailingSince,
+  rescheduleLeasedDelivery,
+} from '../../repositories/webhook-delivery.repository.js';
 
 export interface FinishedAttempt {
   leased: LeasedDelivery;
@@ -76,17 +82,10 @@ export class AttemptRecorder {
     await this.finish(manager, batch.filter((b) => b.outcome.kind === 'failed' || b.outcome.kind === 'gone'), 'failed', now);
     for (const { leased, outcome } of batch) {
       if (outcome.kind !== 'retry') continue;
-      await runSql(
+      await rescheduleLeasedDelivery(
         manager,
-        `UPDATE webhook_delivery SET attempts = attempts + 1, retry_step = :step, next_attempt_at = :at, lease_token = NULL,
-           lease_until = NULL, updated_at = :now WHERE seq = :seq AND lease_token = :token`,
-        {
-          step: leased.delivery.retryStep + 1,
-          at: new Date(Date.parse(now) + outcome.delayMs).toISOString(),
-          now,
-          seq: leased.delivery.seq,
-          token: leased.token,
-        },
+        { seq: leased.delivery.seq, token: leased.token },
+        { step: leased.delivery.retryStep + 1, at: new Date(Date.parse(now) + outcome.delayMs).toISOString(), now },
       );
     }
     const failingSince = await this.trackFailures(manager, batch, now);
@@ -100,12 +99,8 @@ export class AttemptRecorder {
   /** Ends deliveries still leased by this process (a DELETE in the meantime may have ended them already). */
   private async finish(manager: EntityManager, items: Waiting[], status: 'succeeded' | 'failed', now: string): Promise<void> {
     if (!items.length) return;
-    await runSql(
-      manager,
-      `UPDATE webhook_delivery SET status = :status, attempts = attempts + 1, next_attempt_at = :now, lease_token = NULL,
-         lease_until = NULL, updated_at = :now WHERE seq IN (:...seqs) AND lease_token IN (:...tokens)`,
-      { status, now, seqs: items.map((i) => i.leased.delivery.seq), tokens: [...new Set(items.map((i) => i.leased.token))] },
-    );
+    const seqs = items.map((i) => i.leased.delivery.seq);
+    await finishLeasedDeliveries(manager, status, now, seqs, [...new Set(items.map((i) => i.leased.token))]);
   }
 
   /**
@@ -117,16 +112,8 @@ export class AttemptRecorder {
     const failed = [...new Set(batch.filter((b) => b.outcome.kind !== 'succeeded').map((b) => b.leased.webhook.id))].filter(
       (id) => !succeeded.includes(id),
     );
-    if (succeeded.length) {
-      await runSql(manager, 'UPDATE webhook SET failing_since = NULL WHERE id IN (:...ids) AND failing_since IS NOT NULL', { ids: succeeded });
-    }
+    if (succeeded.length) await clearFailingSince(manager, succeeded);
     if (!failed.length) return new Map();
-    await runSql(manager, 'UPDATE webhook SET failing_since = :now WHERE id IN (:...ids) AND failing_since IS NULL', { now, ids: failed });
-    const rows = await runSql<Array<{ id: string; failing_since: string | null }>>(
-      manager,
-      'SELECT id, failing_since FROM webhook WHERE id IN (:...ids)',
-      { ids: failed },
-    );
-    return new Map(rows.filter((r) => r.failing_since).map((r) => [r.id, r.failing_since!]));
+    return markFailingSince(manager, failed, now);
   }
 }

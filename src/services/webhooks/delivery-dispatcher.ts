@@ -1,6 +1,6 @@
 import { safeError, type Logger } from '../../logger.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
-import type { DeliveryStore, LeasedDelivery } from './delivery-store.js';
+import type { DeliveryStore, LeasedDelivery } from '../../repositories/delivery-store.js';
 import type { SendResult, WebhookHttpSender } from './http-sender.js';
 import { outcomeOf, type AttemptOutcome } from './retry-policy.js';
 import { signedHeaders } from './signature.js';

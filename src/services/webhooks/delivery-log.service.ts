@@ -1,6 +1,7 @@
 import { In, LessThan, type DataSource } from 'typeorm';
 import { WebhookDelivery, WebhookDeliveryAttempt, type WebhookDeliveryStatus } from '../../entities/index.js';
 import { notFound } from '../../errors.js';
+import { deliveryCounts } from '../../repositories/webhook-delivery.repository.js';
 import { isServiceId } from '../service-id.js';
 import type { SignedCursorCodec } from '../signed-cursor.js';
 import type { WebhookEventBody } from './event-body.js';
@@ -79,15 +80,7 @@ export class DeliveryLogService {
   async countOf(webhookIds: string[], status?: WebhookDeliveryStatus): Promise<Map<string, number>> {
     const counts = new Map(webhookIds.map((id) => [id, 0]));
     if (webhookIds.length === 0) return counts;
-    const qb = this.dataSource
-      .createQueryBuilder()
-      .select('webhook_id', 'id')
-      .addSelect('COUNT(*)', 'n')
-      .from(WebhookDelivery, 'd')
-      .where('webhook_id IN (:...ids)', { ids: webhookIds })
-      .groupBy('webhook_id');
-    if (status) qb.andWhere('status = :status', { status });
-    for (const row of await qb.getRawMany<{ id: string; n: number | string }>()) counts.set(row.id, Number(row.n));
+    for (const row of await deliveryCounts(this.dataSource, webhookIds, status)) counts.set(row.id, row.n);
     return counts;
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { WebhookDelivery } from '../../entities/index.js';
-import { insertRows } from './sql.js';
+import { insertRows } from '../../repositories/run-sql.js';
 
 /** Inserts new deliveries (their seq is generated) in multi-row statements, inside the caller's transaction. */
 export function insertDeliveries(manager: EntityManager, rows: WebhookDelivery[]): Promise<void> {

@@ -7,7 +7,7 @@ import { SEQ_POSITION, type SignedCursors } from '../signed-cursor.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryLogService } from './delivery-log.service.js';
-import { DeliveryStore } from './delivery-store.js';
+import { DeliveryStore } from '../../repositories/delivery-store.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { WebhookUrlGuard } from './url-guard.js';
 import { WebhookChangeSink } from './webhook-change-sink.js';

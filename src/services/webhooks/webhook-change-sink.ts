@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Webhook, WebhookDelivery } from '../../entities/index.js';
+import { claimUnsentDelivery } from '../../repositories/webhook-delivery.repository.js';
 import type { ChangeEvent, IngestedBase, WatchedBase } from '../audit/change-event.js';
 import type { ChangeSink } from '../audit/change-pipeline.js';
 import { coalesce, eventBodyOf, type WebhookEventBody } from './event-body.js';
@@ -116,15 +117,7 @@ export class WebhookChangeSink implements ChangeSink {
       order: { seq: 'DESC' },
     });
     if (!newest || newest.attempts > 0 || !newest.coalesceUntil || newest.coalesceUntil <= now) return null;
-    const at = now.toISOString();
-    const claimed = await manager
-      .createQueryBuilder()
-      .update(WebhookDelivery)
-      .set({ updatedAt: now })
-      .where(`seq = :seq AND status = 'pending' AND attempts = 0`, { seq: newest.seq })
-      .andWhere('(lease_until IS NULL OR lease_until <= :at)', { at })
-      .execute();
-    if (claimed.affected !== 1) return null;
+    if (!(await claimUnsentDelivery(manager, newest.seq, now))) return null;
     return { row: newest, body: JSON.parse(newest.body) as WebhookEventBody, stored: true };
   }
 

@@ -4,6 +4,7 @@ import { Not, type DataSource, type EntityManager, type Repository } from 'typeo
 import { Webhook, WebhookDelivery, type WebhookDeactivationReason } from '../../entities/index.js';
 import { AppError, invalidRequest, notFound, upstreamBaseNotFound } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
+import { webhookAccountsOf, webhookBases } from '../../repositories/watch-demand.repository.js';
 import type { UpstreamTable } from '../../upstream/types.js';
 import type { WatchedBase } from '../audit/change-event.js';
 import type { WatchDemand } from '../audit/change-pipeline.js';
@@ -218,24 +219,12 @@ export class WebhookService implements WatchDemand {
     return manager.existsBy(Webhook, { baseId: base.baseId, active: true, event: Not(USAGE_THRESHOLD_EVENT) });
   }
 
-  async accounts(manager: EntityManager, baseId: string): Promise<string[]> {
-    const rows = await manager
-      .createQueryBuilder(Webhook, 'w')
-      .select('DISTINCT w.account_id', 'accountId')
-      .where('w.base_id = :baseId AND w.active = :active AND w.event <> :usage', { baseId, active: true, usage: USAGE_THRESHOLD_EVENT })
-      .getRawMany<{ accountId: string }>();
-    return rows.map((r) => r.accountId);
+  accounts(manager: EntityManager, baseId: string): Promise<string[]> {
+    return webhookAccountsOf(manager, baseId, USAGE_THRESHOLD_EVENT);
   }
 
-  async all(manager: EntityManager): Promise<WatchedBase[]> {
-    return manager
-      .createQueryBuilder(Webhook, 'w')
-      .select('w.account_id', 'accountId')
-      .addSelect('w.base_id', 'baseId')
-      .where('w.active = :active AND w.event <> :usage', { active: true, usage: USAGE_THRESHOLD_EVENT })
-      .groupBy('w.account_id')
-      .addGroupBy('w.base_id')
-      .getRawMany<WatchedBase>();
+  all(manager: EntityManager): Promise<WatchedBase[]> {
+    return webhookBases(manager, USAGE_THRESHOLD_EVENT);
   }
 
   /** The base must exist upstream (else 400); so must the table and the column the webhook names. */

@@ -1,6 +1,6 @@
 import type { AgendaBackend, JobParameters, JobRepositoryOptions } from 'agenda';
 import { PostgresJobLogger, PostgresJobRepository, PostgresNotificationChannel } from '@agendajs/postgres-backend';
-import { isUniqueViolation } from '../../../services/db-errors.js';
+import { isUniqueViolation } from '../../../repositories/db-errors.js';
 import { ensureUniqueJobIndexes, type UniqueJob } from './unique-job-indexes.js';
 
 const TABLE = 'agenda_jobs';

@@ -1,6 +1,6 @@
 import type { JobsQueryOptions, JobsSort, RemoveJobsOptions } from 'agenda';
 import { dataFilter } from './json-match.js';
-import { and, type Sql } from './sqlite-handle.js';
+import { and, type Sql } from './sql-parts.js';
 
 const strings = (values: unknown): string[] =>
   Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [];

@@ -1,5 +1,5 @@
 import { toJobId, type JobParameters } from 'agenda';
-import { iso, type SqlValue } from './sqlite-handle.js';
+import { iso, type SqlValue } from './sql-parts.js';
 
 /** One `agenda_job` row as better-sqlite3 returns it. */
 export interface JobRow {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { JobParameters, JobRepositoryOptions } from 'agenda';
 import { definitionValues, processorValues, toJob, type ColumnValues, type JobRow } from './job-row.js';
 import { uniqueFilter } from './json-match.js';
-import { and, type Sql, type SqliteDatabase } from './sqlite-handle.js';
+import type { SqliteDatabase } from '../../../repositories/sqlite-handle.js';
+import { and, type Sql } from './sql-parts.js';
 
 /**
  * `saveJob` with the MongoDB backend's rules: a job with an id is updated in place (or returned unchanged if it

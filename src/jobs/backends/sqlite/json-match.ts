@@ -1,4 +1,4 @@
-import { and, iso, type Sql, type SqlValue } from './sqlite-handle.js';
+import { and, iso, type Sql, type SqlValue } from './sql-parts.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

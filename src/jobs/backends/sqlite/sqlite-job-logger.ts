@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JobLogEntry, JobLogger, JobLogQuery, JobLogQueryResult } from 'agenda';
 import type { DataSource } from 'typeorm';
-import { and, iso, quotedTable, sqliteHandle, type Sql } from './sqlite-handle.js';
+import { sqliteHandle } from '../../../repositories/sqlite-handle.js';
+import { and, iso, quotedTable, type Sql } from './sql-parts.js';
 import { reasonText } from './job-row.js';
 
 interface LogRow {

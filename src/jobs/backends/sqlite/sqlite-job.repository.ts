@@ -14,7 +14,8 @@ import type { DataSource } from 'typeorm';
 import { orderBy, queryFilter, selectorFilter, stateExpression } from './job-filters.js';
 import { stateValues, toJob, type JobRow } from './job-row.js';
 import { saveJob } from './job-save.js';
-import { and, iso, quotedTable, sqliteHandle, type Sql, type SqliteDatabase } from './sqlite-handle.js';
+import { sqliteHandle, type SqliteDatabase } from '../../../repositories/sqlite-handle.js';
+import { and, iso, quotedTable, type Sql } from './sql-parts.js';
 
 /**
  * Agenda's job storage in a table of the service's own SQLite database (created by a migration). Every lock is

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { MonitoringConfig } from '../../entities/index.js';
+import { MonitoringConfig } from '../entities/index.js';
 
 /**
  * Marks the change logs of these configs as changed (monitoring_config.changes_version), inside the transaction that

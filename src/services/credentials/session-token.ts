@@ -14,3 +14,6 @@ export const csrfTokenOf = (sessionToken: string): string =>
   createHash('sha256').update(`csrf\0${sessionToken}`).digest('base64url');
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** How long a web session lasts after its last use. */
+export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;

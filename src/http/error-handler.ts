@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, isAppError } from '../../errors.js';
-import { safeError } from '../../logger.js';
+import { AppError, isAppError } from '../errors.js';
+import { safeError } from '../logger.js';
 
 interface BodyParserError {
   type?: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
-import { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../entities/index.js';
-import { runSql } from './sql.js';
+import { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../entities/index.js';
+import { runSql } from './run-sql.js';
 
 /** A delivery this process leased for one attempt, with its webhook as it was when leased. */
 export interface LeasedDelivery {

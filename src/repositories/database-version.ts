@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
-import { sqliteHandle } from '../jobs/backends/sqlite/sqlite-handle.js';
+import { sqliteHandle } from './sqlite-handle.js';
 
 /**
  * A token that differs whenever anything in the database may have changed since it was last read, or null when the

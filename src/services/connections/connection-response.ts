@@ -1,5 +1,6 @@
-import type { ConnectionView } from '../services/connections/connection.service.js';
+import type { ConnectionView } from './connection.service.js';
 
+/** A connection as JSON: the REST answer of GET /connection, and what `basewatch connection show --json` prints. */
 export const toConnectionResponse = (c: ConnectionView) => ({
   kind: c.kind,
   upstreamUserId: c.upstreamUserId,

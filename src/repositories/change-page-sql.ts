@@ -1,7 +1,29 @@
-import type { Driver } from 'typeorm';
-import type { Sql } from '../raw-rows.js';
-import type { ChangePosition } from './change-position.js';
-import { CHANGE_COLUMNS } from './change-row.js';
+import type { DataSource, Driver } from 'typeorm';
+import type { Sql } from './raw-rows.js';
+
+/** The change_entry columns a page selects, in this order: a ChangeRow holds their values at these positions. */
+export const CHANGE_COLUMNS = [
+  'id',
+  'monitoring_record_id',
+  'occurred_at',
+  'event_type',
+  'kind',
+  'table_id',
+  'table_name',
+  'record_id',
+  'field_ids',
+  'source',
+  'user_email',
+  'user_name',
+  'before_json',
+  'after_json',
+] as const;
+
+/** Where a page ended or starts: an entry's occurrence time and id (services/audit/change-position.ts's ChangePosition). */
+interface ChangePosition {
+  occurredAt: string;
+  id: number;
+}
 
 /** Equality filters of GET …/changes on change_entry columns, each indexed (config_id, column, occurred_at, id). */
 export const COLUMN_FILTERS = {
@@ -51,8 +73,8 @@ const SELECTED = CHANGE_COLUMNS.map((column) => `e.${column}`).join(', ');
  * has no statistics unless ANALYZE ran and, given a day range, prefers the time index whatever the filter, so there
  * the leading index is also named (INDEXED BY); PostgreSQL's planner has its histograms.
  */
-export function pageSql(driver: Driver, configId: string, filters: ChangeFilters, lead: PageLead, limit: number, order: PageOrder = 'desc'): Sql {
-  const sql = new SqlBuilder(driver);
+export function pageSql(dataSource: DataSource, configId: string, filters: ChangeFilters, lead: PageLead, limit: number, order: PageOrder = 'desc'): Sql {
+  const sql = new SqlBuilder(dataSource.driver);
   return sql.done(pageText(sql, { configId, filters, lead, limit, order }, SELECTED));
 }
 
@@ -60,15 +82,15 @@ export function pageSql(driver: Driver, configId: string, filters: ChangeFilters
  * The pages of several configs in one statement (GraphQL: the first page of each config of a list), each row with
  * its `config_id` after the change columns. Each part is pageSql's own query, so each still walks its leading index.
  */
-export function pagesSql(driver: Driver, pages: PageSpec[]): Sql {
-  const sql = new SqlBuilder(driver);
+export function pagesSql(dataSource: DataSource, pages: PageSpec[]): Sql {
+  const sql = new SqlBuilder(dataSource.driver);
   const parts = pages.map((page, i) => `SELECT * FROM (${pageText(sql, page, `${SELECTED}, e.config_id`)}) p${i}`);
   return sql.done(parts.join(' UNION ALL '));
 }
 
 /** Entries of one config by id (GraphQL node lookups). */
-export function entriesSql(driver: Driver, configId: string, ids: number[]): Sql {
-  const sql = new SqlBuilder(driver);
+export function entriesSql(dataSource: DataSource, configId: string, ids: number[]): Sql {
+  const sql = new SqlBuilder(dataSource.driver);
   // Parameters in text order: SQLite's `?` are positional.
   const config = sql.param(configId);
   return sql.done(`SELECT ${SELECTED} FROM change_entry e WHERE e.config_id = ${config} AND e.id IN (${ids.map((id) => sql.param(id)).join(', ')})`);
@@ -84,8 +106,8 @@ function pageText(sql: SqlBuilder, { configId, filters, lead, limit, order }: Pa
  * How many entries of each config match (GraphQL's totalCount), one statement for several configs: each part
  * counts along its config's leading index, as its pages are read.
  */
-export function countsSql(driver: Driver, counts: Array<{ configId: string; filters: ChangeFilters; lead: PageLead }>): Sql {
-  const sql = new SqlBuilder(driver);
+export function countsSql(dataSource: DataSource, counts: Array<{ configId: string; filters: ChangeFilters; lead: PageLead }>): Sql {
+  const sql = new SqlBuilder(dataSource.driver);
   const parts = counts.map(({ configId, filters, lead }) => {
     const { from, where } = matching(sql, configId, filters, lead);
     return `SELECT e.config_id, COUNT(*) AS n FROM ${from} WHERE ${where.join(' AND ')} GROUP BY e.config_id`;
@@ -122,14 +144,14 @@ function matching(sql: SqlBuilder, configId: string, filters: ChangeFilters, lea
  * bounds: an index-only walk of `depth` entries. None means fewer than that many match.
  */
 export function depthProbeSql(
-  driver: Driver,
+  dataSource: DataSource,
   configId: string,
   filters: ChangeFilters,
   lead: ColumnFilter | 'fieldId',
   depth: number,
   order: PageOrder = 'desc',
 ): Sql {
-  const sql = new SqlBuilder(driver);
+  const sql = new SqlBuilder(dataSource.driver);
   const direction = order === 'desc' ? 'DESC' : 'ASC';
   if (lead === 'fieldId') {
     const where = [`f.config_id = ${sql.param(configId)}`, `f.field_id = ${sql.param(filters.fieldId)}`];

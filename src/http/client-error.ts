@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 /** What Node's HTTP parser refuses before any handler runs, answered in the API's error shape instead of an empty body. */
 const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: ErrorCode; message: string }> = {

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { DataSource } from 'typeorm';
-import { sqliteHandle } from '../jobs/backends/sqlite/sqlite-handle.js';
+import { sqliteHandle } from './sqlite-handle.js';
 
 /** A statement in the driver's placeholder syntax with its positional parameters. */
 export interface Sql {
