@@ -58,7 +58,7 @@ export class ChangeIngestService {
   private async ingestPages(watchId: string): Promise<IngestResult> {
     const total: IngestResult = { payloads: 0, changes: 0, entries: 0 };
     const found = await this.watches.findById(watchId);
-    if (!found || found.status !== 'active') return total;
+    if (found?.status !== 'active') return total;
     let watch: UpstreamWatch = found;
     let movedOnce = false;
     for (;;) {
