@@ -16,6 +16,7 @@ import { sandboxApi } from '../support/sandbox-api.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { deliveryEnv } from '../webhooks/support/webhook-support.js';
+import type { JsonBody } from '../support/json-body.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -36,7 +37,7 @@ const http: Http[] = [];
 const clients: Client[] = [];
 
 /** The standalone sandbox's control API. */
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+async function control<T = JsonBody>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandbox.url}/_control/${path}`, {
     method,
     headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, 'content-type': 'application/json' },
