@@ -59,7 +59,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     receiver = await new Receiver().start();
     databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
     sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
-    const env = (replicaEnv = {
+    replicaEnv = {
       ...deliveryEnv(receiver.port),
       DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
@@ -84,10 +84,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       SHUTDOWN_DRAIN_MS: '500',
       // The rolling restart's request stream is not about budgets.
       API_RATE_LIMIT_PER_MINUTE: '1000000',
-    });
+    };
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startWithBanner(TSX, ['src/main.ts'], env));
+      replicas.push(await startWithBanner(TSX, ['src/main.ts'], replicaEnv));
       http.push(createHttp(replicas[i].url, apiKey));
     }
   }, 120_000);
