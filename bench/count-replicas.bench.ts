@@ -140,7 +140,10 @@ async function startSandbox() {
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const match = /running at (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (match) (clearTimeout(timer), resolve(match[1]!));
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
     });
   });
   return { url, child, exited };

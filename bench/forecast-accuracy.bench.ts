@@ -157,10 +157,10 @@ function plainTheilSen(points: Point[]): Fit {
 }
 
 /** A baseline's answer under the same rules as the forecast: the last 30 days, at least one day ahead, within the year. */
-function baselineAnswer(scenario: Scenario, fit: (points: Point[]) => Fit): Answer {
+function baselineAnswer(scenario: Scenario, fitLine: (points: Point[]) => Fit): Answer {
   const window = scenario.points.filter((point) => point.x > -WINDOW_DAYS);
   if (window[window.length - 1].y >= scenario.limit) return { reachesOn: 0, earliest: 0, latest: 0 };
-  const { slope, shallower, steeper, level } = fit(window);
+  const { slope, shallower, steeper, level } = fitLine(window);
   const reach = (s: number) => {
     if (s <= 0) return null;
     const days = Math.max(1, Math.ceil((scenario.limit - level) / s - 1e-9));

@@ -13,6 +13,7 @@ import { progress } from './support/progress.js';
 import { loadTable, type Measured } from './support/snapshot-report.js';
 import { seedSnapshotHistory } from './support/snapshot-seed.js';
 import { withTempDir } from './support/temp-dir.js';
+import type { JsonBody } from '../test/support/json-body.js';
 
 const LOG = { entries: 200_000, days: 60, until: '2026-11-01T00:00:00.000Z' };
 const HISTORY = { tables: 50, days: 365, lastDay: '2026-10-31' };
@@ -50,8 +51,8 @@ interface Pair {
   rest: { path: string };
   graphql: { query: string; variables: Record<string, unknown> };
   /** The page's items from each response, to check both carry the same data before anything is measured. */
-  restItems(body: any): unknown[];
-  graphqlItems(body: any): unknown[];
+  restItems(body: JsonBody): unknown[];
+  graphqlItems(body: JsonBody): unknown[];
 }
 
 /**

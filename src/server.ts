@@ -93,7 +93,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
     const sandbox = config.upstream.mode === 'sandbox' && !remoteSandbox ? createEmbeddedSandbox(config, config.publicUrl ?? url, logger) : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
-    const ledger = (apiCallLedger = new ApiCallLedgerService(dataSource, { logger }));
+    const ledger = new ApiCallLedgerService(dataSource, { logger });
+    apiCallLedger = ledger;
     const clientForToken = (token: string | TokenSource) =>
       new UpstreamClient({
         baseUrl: config.upstream.apiUrl ?? remoteSandbox ?? `${internalSandbox!.url}/sandbox/airtable`,

@@ -48,7 +48,9 @@ export async function openSharedState(config: Config, logger: Logger): Promise<S
     if (!reported) log.warn({ err: { message: error.message } }, 'Redis unreachable; retrying');
     reported = true;
   });
-  redis.on('ready', () => void (reported = false));
+  redis.on('ready', () => {
+    reported = false;
+  });
   return {
     upstreamLimiter: new RedisUpstreamLimiter(redis),
     limitStore: (prefix) =>

@@ -226,7 +226,10 @@ function weighted<T>(random: Random, options: ReadonlyArray<readonly [T, number]
   const total = options.reduce((sum, [, weight]) => sum + weight, 0);
   return () => {
     let roll = random() * total;
-    for (const [item, weight] of options) if ((roll -= weight) < 0) return item;
+    for (const [item, weight] of options) {
+      roll -= weight;
+      if (roll < 0) return item;
+    }
     return options[options.length - 1][0];
   };
 }

@@ -20,7 +20,10 @@ export function processCpuTimes(pid: number): CpuTimes | undefined {
   if (!own) return undefined;
   for (const child of descendantsOf(pid)) {
     const times = singleProcessCpuTimes(child);
-    if (times) (own.userMs += times.userMs), (own.systemMs += times.systemMs);
+    if (times) {
+      own.userMs += times.userMs;
+      own.systemMs += times.systemMs;
+    }
   }
   return own;
 }
@@ -44,7 +47,10 @@ function descendantsOf(pid: number): number[] {
   }
   const below: number[] = [];
   const walk = (parent: number) => {
-    for (const child of parents.get(parent) ?? []) (below.push(child), walk(child));
+    for (const child of parents.get(parent) ?? []) {
+      below.push(child);
+      walk(child);
+    }
   };
   walk(pid);
   return below;

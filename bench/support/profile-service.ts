@@ -29,7 +29,9 @@ export async function profileService(
   try {
     // The profile counts the measured window only: after the warm-up, on the same connections.
     let from = 0;
-    const onMeasuring = () => void (from = monotonicMicros());
+    const onMeasuring = () => {
+      from = monotonicMicros();
+    };
     load = await runLoad({ url: `${service.url}${path}`, apiKey, connections, acceptEncoding, serverPid: service.pid, warmUpSeconds: 2, seconds, onMeasuring });
     window = [from, monotonicMicros()];
   } finally {

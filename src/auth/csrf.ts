@@ -17,11 +17,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function requireCsrfToken() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if ((res.locals.authMethod as AuthMethod | undefined) !== 'session' || SAFE_METHODS.has(req.method)) return next();
-    if (sameToken(req.get('x-csrf-token'), res.locals.csrfToken)) return next();
-    // A GraphQL query sent by POST (as Apollo Client does) reads like a GET: nothing to forge.
-    if (req.method === 'POST' && isGraphqlRead(req.path, req.body)) return next();
-    next(new AppError('csrf_failed', 'This write is authenticated by the session cookie: send the session’s csrfToken in X-CSRF-Token'));
+    const forgeable = (res.locals.authMethod as AuthMethod | undefined) === 'session' && !SAFE_METHODS.has(req.method);
+    const allowed =
+      !forgeable ||
+      sameToken(req.get('x-csrf-token'), res.locals.csrfToken) ||
+      // A GraphQL query sent by POST (as Apollo Client does) reads like a GET: nothing to forge.
+      (req.method === 'POST' && isGraphqlRead(req.path, req.body));
+    if (allowed) next();
+    else next(new AppError('csrf_failed', 'This write is authenticated by the session cookie: send the session’s csrfToken in X-CSRF-Token'));
   };
 }
 

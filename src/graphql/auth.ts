@@ -40,7 +40,7 @@ export function isIntrospectionOnly(query: unknown, operationName: unknown): boo
   }
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const operation = typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!operation || operation.operation !== 'query' || (typeof operationName !== 'string' && operations.length > 1)) return false;
+  if (operation?.operation !== 'query' || (typeof operationName !== 'string' && operations.length > 1)) return false;
   const fragments = new Map(
     document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
   );

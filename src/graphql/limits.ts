@@ -48,7 +48,10 @@ export function checkLimits(operation: OperationToCheck, limits: OperationLimits
   let known = verdicts.get(operation.document);
   if (known?.has(key)) return known.get(key);
   const verdict = measureLimits(operation, limits);
-  if (!known || known.size >= VERDICTS_PER_DOCUMENT) verdicts.set(operation.document, (known = new Map()));
+  if (!known || known.size >= VERDICTS_PER_DOCUMENT) {
+    known = new Map();
+    verdicts.set(operation.document, known);
+  }
   known.set(key, verdict);
   return verdict;
 }

@@ -30,10 +30,10 @@ export function dropPlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /** Field metadata of the interfaces a class implements and of the classes it extends. */
-function inheritedFields(target: Function, interfaceClasses: Function[]) {
+function inheritedFields(target: object, interfaceClasses: object[]) {
   const storage = getMetadataStorage();
-  const ancestors = new Set<Function>(interfaceClasses);
-  for (let parent = Object.getPrototypeOf(target) as Function | null; parent && parent !== Function.prototype; parent = Object.getPrototypeOf(parent) as Function | null) {
+  const ancestors = new Set<unknown>(interfaceClasses);
+  for (let parent: unknown = Object.getPrototypeOf(target); parent && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
     ancestors.add(parent);
   }
   return [...storage.objectTypes, ...storage.interfaceTypes].filter((meta) => ancestors.has(meta.target)).flatMap((meta) => meta.fields ?? []);

@@ -154,7 +154,10 @@ function memoize<T>(lookup: (key: string) => Promise<T>): (key: string) => Promi
   const known = new Map<string, Promise<T>>();
   return (key) => {
     let value = known.get(key);
-    if (!value) known.set(key, (value = lookup(key)));
+    if (!value) {
+      value = lookup(key);
+      known.set(key, value);
+    }
     return value;
   };
 }

@@ -15,7 +15,8 @@ export class EntityLookup<T extends ObjectLiteral> {
     entity: EntityTarget<T>,
     where: readonly (keyof T & string)[],
   ) {
-    const metadata = (this.metadata = dataSource.getMetadata(entity));
+    const metadata = dataSource.getMetadata(entity);
+    this.metadata = metadata;
     const { driver } = dataSource;
     const select = metadata.columns.map((column) => driver.escape(column.databaseName)).join(', ');
     const conditions = where.map((property, index) => {

@@ -33,9 +33,15 @@ export function rawRowReader(dataSource: DataSource): RawRowReader {
     await runner.broadcaster.broadcast('BeforeQuery', text, params);
     const db = sqliteHandle(dataSource);
     let statements = prepared.get(db);
-    if (!statements) prepared.set(db, (statements = new LRUCache({ max: PREPARED_STATEMENTS })));
+    if (!statements) {
+      statements = new LRUCache({ max: PREPARED_STATEMENTS });
+      prepared.set(db, statements);
+    }
     let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = db.prepare<unknown[], unknown[]>(text).raw(true)));
+    if (!statement) {
+      statement = db.prepare<unknown[], unknown[]>(text).raw(true);
+      statements.set(text, statement);
+    }
     return statement.all(...params);
   };
 }

@@ -1,5 +1,5 @@
 import type { Repository } from 'typeorm';
-import { Account, User, UserSession } from '../entities/index.js';
+import { Account, User, type UserSession } from '../entities/index.js';
 
 /** A live session found by its token's hash, with its user and account. */
 export interface LiveSessionRow {

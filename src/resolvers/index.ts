@@ -1,4 +1,4 @@
-import type { NonEmptyArray } from 'type-graphql';
+import type { BuildSchemaOptions } from 'type-graphql';
 import { AccountMutations } from './account.mutations.js';
 import { AirtableResolver } from './airtable.resolver.js';
 import { ApiCallsResolver } from './api-calls.resolver.js';
@@ -18,7 +18,7 @@ import { WebhookMutations } from './webhook.mutations.js';
 import { WebhookResolver } from './webhook.resolver.js';
 
 /** Every resolver class of the schema; new areas add theirs here. */
-export const resolvers: NonEmptyArray<Function> = [
+export const resolvers: BuildSchemaOptions['resolvers'] = [
   NodeResolver,
   ViewerResolver,
   ConnectionResolver,

@@ -15,7 +15,7 @@ import { requireSeen } from './upstream-access.resolver.js';
 import { paginate } from './relay/paginate.js';
 import { snapshotSource } from './snapshot-source.js';
 import { SnapshotDayConnection, UsageBaseConnection } from './types/connections.js';
-import { ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js';
+import { type ScheduledRunStatus, UsageScheduleType } from './types/schedule.type.js';
 import { SnapshotDayType, toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType, UsageBaseType } from './types/usage-base.type.js';
 import { UsageLimitsType } from './types/usage-limits.type.js';

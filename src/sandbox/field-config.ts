@@ -114,7 +114,7 @@ function normalizeOptions(type: string, options: Options | undefined, context: F
       };
     case 'singleSelect':
     case 'multipleSelects':
-      return { choices: (options?.choices as Array<Options>).map((choice) => ({ id: context.ids.next('sel'), ...choice })) };
+      return { choices: ((options?.choices ?? []) as Array<Options>).map((choice) => ({ id: context.ids.next('sel'), ...choice })) };
     case 'multipleAttachments':
       return { isReversed: options?.isReversed ?? false };
     case 'multipleRecordLinks':

@@ -114,7 +114,10 @@ class CellEdits {
     const record = table.records.get(recordId);
     if (!record) return;
     let cellsById = this.tables.get(table);
-    if (!cellsById) this.tables.set(table, (cellsById = new Map()));
+    if (!cellsById) {
+      cellsById = new Map();
+      this.tables.set(table, cellsById);
+    }
     const cells = cellsById.get(recordId) ?? { ...record.cellsByFieldId };
     const ids = change(Array.isArray(cells[field.id]) ? (cells[field.id] as string[]) : []);
     if (ids.length > 0) cells[field.id] = ids;

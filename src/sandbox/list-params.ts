@@ -50,17 +50,17 @@ export function listParamsFromQuery(query: URLSearchParams): ListParams {
   const arrays: Record<string, Array<[number, string]>> = {};
   const sorts = new Map<number, Record<string, string>>();
   for (const [key, value] of query) {
+    if (key === 'offset' && value === '') continue; // pyAirtable and others send `offset=` for the first page
     const arrayMatch = ARRAY_KEY.exec(key);
     const sortMatch = SORT_KEY.exec(key);
     if (arrayMatch) {
-      const items = (arrays[arrayMatch[1]] ??= []);
+      arrays[arrayMatch[1]] ??= [];
+      const items = arrays[arrayMatch[1]];
       items.push([arrayMatch[2] === '' ? items.length : Number(arrayMatch[2]), value]);
     } else if (sortMatch) {
       const entry = sorts.get(Number(sortMatch[1])) ?? {};
       entry[sortMatch[2]] = value;
       sorts.set(Number(sortMatch[1]), entry);
-    } else if (key === 'offset' && value === '') {
-      continue; // pyAirtable and others send `offset=` for the first page
     } else if (!(key in raw)) {
       raw[key] = scalarFromQuery(key, value);
     }

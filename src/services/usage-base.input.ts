@@ -6,6 +6,7 @@ const BaseName = z
   .min(1)
   .max(255)
   .refine((v) => v.trim().length > 0, 'must not be blank')
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters in a name is this check's purpose
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
 const ScheduledHour = z.number().int().min(0).max(23).meta({ description: 'local hour of the daily count, 0–23' });
 

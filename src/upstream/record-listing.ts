@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { toQueryString } from './query-string.js';
 import { recordsPageSchema } from './response-schemas.js';
 import type { UpstreamTransport } from './transport.js';
@@ -26,7 +27,7 @@ export async function* listRecordPages(
   let restarts = 0;
   let restarted = false;
   for (;;) {
-    let page;
+    let page: z.infer<typeof recordsPageSchema>;
     try {
       page = await transport.send({ ...pageRequest(transport, path, options, offset), baseId, signal });
     } catch (error) {

@@ -43,7 +43,7 @@ describe('ingestion: pings, replays, failures', () => {
     await app.running.services.upstream.setWebhookNotifications(baseId, w.webhookId, false);
     await new Promise((r) => setTimeout(r, 300));
     const before = (await watch()).lastPingAt;
-    const wrong = await ping('hmac-sha256=' + '0'.repeat(64), raw);
+    const wrong = await ping(`hmac-sha256=${'0'.repeat(64)}`, raw);
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ message: expect.any(String), code: 'unauthorized' });
     const missing = await ping(null, raw);
@@ -92,7 +92,7 @@ describe('ingestion: pings, replays, failures', () => {
     const records = await eventually(logged, (list) => list.length >= start + 2);
     expect(failures).toBe(2);
     expect(records).toHaveLength(start + 2);
-    expect(records.slice(0, 2).map((r) => Object.values(r.after ?? {})).flat()).toEqual(
+    expect(records.slice(0, 2).flatMap((r) => Object.values(r.after ?? {}))).toEqual(
       expect.arrayContaining(['Crash supplier A', 'Crash supplier B']),
     );
     expect((await watch()).payloadCursor).toBeGreaterThan(cursorBefore);

@@ -13,7 +13,9 @@ import { sandboxApi } from '../support/sandbox-api.js';
 import { allChanges, AUDIT_APP_ENV, eventually, tableRows } from './audit-support.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** One data folder (SQLite file, secret key, sandbox state), started as `npm start` would start it again. */
 function dataFolder() {

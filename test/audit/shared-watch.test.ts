@@ -4,6 +4,7 @@ import type { Http } from '../support/http.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { allChanges, AUDIT_APP_ENV, eventually, relaxSandboxRateLimit } from './audit-support.js';
+import type { JsonBody } from '../support/json-body.js';
 
 const ACCOUNTS = 11;
 
@@ -15,7 +16,7 @@ describe('one upstream watch per base, shared by every account that watches it',
   let tableName: string;
   const accounts: Array<{ http: Http; accountId: string; configId: string; userId: string; token: string }> = [];
 
-  const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
+  const control = <T = JsonBody>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 
   /** A record made by the base's owner, through its own token, as a change made in Airtable would be. */
   async function addRecord(name: string): Promise<void> {

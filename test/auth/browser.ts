@@ -1,4 +1,5 @@
 import { createHttp, type ApiResponse, type RequestOptions } from '../support/http.js';
+import type { JsonBody } from '../support/json-body.js';
 
 /** What every test sees go over the wire, to prove that no password or token comes back. */
 export const seenResponses: string[] = [];
@@ -13,7 +14,7 @@ export function createBrowser(baseUrl: string) {
     cookie: undefined as string | undefined,
     csrfToken: undefined as string | undefined,
     lastSetCookie: undefined as string | undefined,
-    async request<T = any>(
+    async request<T = JsonBody>(
       method: string,
       path: string,
       options: RequestOptions & { csrf?: boolean } = {},

@@ -20,7 +20,7 @@ const ELSEWHERE = '127.0.1.3';
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  body: unknown;
 }
 
 /** A JSON POST from a given local address, with a Cookie header if given. */

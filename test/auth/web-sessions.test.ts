@@ -9,7 +9,12 @@ const logLines: string[] = [];
 const secrets: string[] = [];
 let app: TestApp;
 beforeAll(async () => {
-  const logStream = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
+  const logStream = new Writable({
+    write: (chunk, _enc, done) => {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
   app = await startTestApp({ LOG_LEVEL: 'debug' }, logStream);
 });
 afterAll(() => app.close());

@@ -3,6 +3,7 @@ import { createBrowser, PASSWORD, uniqueEmail, type Browser } from '../auth/brow
 import { createHttp } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createGraphql } from './support/graphql-client.js';
+import type { JsonBody } from '../support/json-body.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ async function signUp(accountName?: string): Promise<Browser> {
 async function gql(browser: Browser, query: string, variables?: Record<string, unknown>) {
   const res = await browser.request('POST', '/graphql', { body: { query, variables }, csrf: true });
   expect(res.status).toBe(200);
-  return res.body as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+  return res.body as { data?: JsonBody; errors?: Array<{ message: string; extensions?: { code?: string } }> };
 }
 
 const LIST = '{ viewer { apiKeys(first: 10) { totalCount edges { cursor node { id restId name prefix createdAt lastUsedAt } } } } }';

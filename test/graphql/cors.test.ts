@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { type ConfigError, loadConfig } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const APP_ORIGIN = 'https://app.example.com';

@@ -51,6 +51,8 @@ async function served(query: string, variables: Record<string, unknown> = {}) {
   return { data: res.data, errors: res.errors?.map(({ message, path, locations }) => ({ message, path, locations })) };
 }
 
+/** The cursors of a connection's page, as a test walks through its pages. */
+type PageOf = { pageInfo: { startCursor: string | null; endCursor: string | null } };
 const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 /** Page arguments of every connection: sizes from either end, both, none, empty, and out of range (an error). */
 const PAGINGS = ['', '(first: 0)', '(first: 2)', '(last: 2)', '(first: 3, last: 2)', '(last: 0)', '(first: 101)', '(last: -1)', '(after: "nonsense")'];
@@ -128,7 +130,8 @@ describe('GraphQL answers as graphql-js answers', () => {
           const query = page(`${size}: 2${cursor ? `, ${cursorArg}: "${cursor}"` : ''}`);
           const answer = await served(query, { id });
           expect(answer, query).toEqual(await graphqlJs(query, { id }));
-          const connection = (answer.data as any).usageBase?.snapshots ?? (answer.data as any).monitoringConfig.changes;
+          const data = answer.data as { usageBase?: { snapshots: PageOf }; monitoringConfig?: { changes: PageOf } };
+          const connection = data.usageBase?.snapshots ?? data.monitoringConfig!.changes;
           cursor = connection.pageInfo[end];
           if (!cursor) break;
         }

@@ -69,7 +69,7 @@ describe('the offline GraphQL IDE at /graphql/ide', () => {
     await page.getByText('Send Request').click();
     const result = page.locator('.cm-content').filter({ hasText: '"viewer"' });
     await result.waitFor({ timeout: 15_000 });
-    const answer = JSON.parse(await result.innerText());
+    const answer = JSON.parse((await result.textContent()) ?? '');
     expect(answer.data.viewer.name).toBe('first');
 
     // The tab keeps the key: a reload starts Altair without asking; "Change API key" asks again.

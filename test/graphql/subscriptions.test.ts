@@ -86,7 +86,9 @@ async function rawSocket(): Promise<{ send(text: string): void; next(): Promise<
     if (wake) wake(message);
     else received.push(message);
   });
-  socket.on('close', (code) => void (closeCode = code));
+  socket.on('close', (code) => {
+    closeCode = code;
+  });
   const next = () => new Promise<Record<string, unknown>>((resolve) => (received.length ? resolve(received.shift()!) : waiting.push(resolve)));
   await new Promise((resolve) => socket.once('open', resolve));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: app.apiKey } }));

@@ -11,6 +11,7 @@ import { DEMO_BASES, trackBase, upstreamBaseId } from '../support/factories.js';
 import type { Http } from '../support/http.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { JsonBody } from '../support/json-body.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ interface SandboxStats {
   faultsInjected: number;
   byBase: Record<string, { requests: number; rateLimited: number }>;
 }
-const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
+const control = <T = JsonBody>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 const sandboxStats = () => control<SandboxStats>('GET', 'stats');
 
 async function apiCalls(http: Http, query = '') {

@@ -5,6 +5,7 @@ import { createBrowser, PASSWORD, uniqueEmail } from '../auth/browser.js';
 import { runCli } from '../support/processes.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { JsonBody } from '../support/json-body.js';
 
 let app: TestApp;
 let logs = '';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
+const control = <T = JsonBody>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 
 /** A new upstream user of the sandbox with one base of its own, and that user's personal access token. */
 async function upstreamUser(name: string) {
@@ -375,7 +376,7 @@ describe('GraphQL', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return { ...((await res.json()) as { data?: any; errors?: Array<{ message: string; extensions: { code: string } }> }), headers: res.headers };
+      return { ...((await res.json()) as { data?: JsonBody; errors?: Array<{ message: string; extensions: { code: string } }> }), headers: res.headers };
     };
     expect((await graphql('{ viewer { connection { kind } } }')).data).toEqual({ viewer: { connection: null } });
     const connected = await graphql(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphql, codesOf } from '../graphql/support/graphql-client.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { JsonBody } from '../support/json-body.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -9,7 +10,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app.close());
 
-const control = <T = any>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
+const control = <T = JsonBody>(method: string, path: string, body?: unknown) => sandboxControl(app.url)<T>(method, path, body);
 
 /** A sandbox user with two bases of its own (one to watch, one for the Changes table). */
 async function upstreamUser(name: string) {

@@ -29,7 +29,7 @@ function parseSamples(text: string): Sample[] {
 }
 
 /** The sum of the samples of `name` whose labels include `labels` (0 when none). */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+function sampleSum(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   return samples
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
@@ -86,8 +86,8 @@ describe('/metrics', () => {
     expect(text).toContain('# TYPE basewatch_job_runs_total counter');
     expect(text).toContain('# TYPE basewatch_webhook_delivery_attempts_total counter');
     const samples = parseSamples(text);
-    expect(valueOf(samples, 'basewatch_process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    expect(valueOf(samples, 'basewatch_process_start_time_seconds')).toBeGreaterThan(0);
+    expect(sampleSum(samples, 'basewatch_process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sampleSum(samples, 'basewatch_process_start_time_seconds')).toBeGreaterThan(0);
   });
 
   it('times REST requests by API and route template, never by the ids in the path', async () => {
@@ -102,19 +102,19 @@ describe('/metrics', () => {
 
     const after = await scrape(app);
     const labels = { api: 'rest', route, method: 'GET', status: '200' };
-    expect(valueOf(after, REQUESTS, labels) - valueOf(before, REQUESTS, labels)).toBe(2);
+    expect(sampleSum(after, REQUESTS, labels) - sampleSum(before, REQUESTS, labels)).toBe(2);
     const malformed = { api: 'rest', route: '/usage/bases', method: 'POST', status: '400' };
-    expect(valueOf(after, REQUESTS, malformed) - valueOf(before, REQUESTS, malformed)).toBe(1);
+    expect(sampleSum(after, REQUESTS, malformed) - sampleSum(before, REQUESTS, malformed)).toBe(1);
     const unmatched = { api: 'rest', route: 'unmatched', method: 'GET', status: '404' };
-    expect(valueOf(after, REQUESTS, unmatched) - valueOf(before, REQUESTS, unmatched)).toBe(1);
+    expect(sampleSum(after, REQUESTS, unmatched) - sampleSum(before, REQUESTS, unmatched)).toBe(1);
     // The buckets of the same series: the request took less than 30 s, so it is in the 30 s bucket.
-    expect(valueOf(after, 'basewatch_http_request_duration_seconds_bucket', { ...labels, le: '30' })).toBe(valueOf(after, REQUESTS, labels));
+    expect(sampleSum(after, 'basewatch_http_request_duration_seconds_bucket', { ...labels, le: '30' })).toBe(sampleSum(after, REQUESTS, labels));
     expect(after.some((s) => Object.values(s.labels).some((v) => v.includes(base.id)))).toBe(false);
   });
 
   it('times GraphQL requests under api="graphql"', async () => {
     const labels = { api: 'graphql', route: '/graphql', method: 'POST', status: '200' };
-    const before = valueOf(await scrape(app), REQUESTS, labels);
+    const before = sampleSum(await scrape(app), REQUESTS, labels);
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json' },
@@ -122,15 +122,15 @@ describe('/metrics', () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { airtableBases: unknown[] } }).data.airtableBases.length).toBeGreaterThan(0);
-    expect(valueOf(await scrape(app), REQUESTS, labels) - before).toBe(1);
+    expect(sampleSum(await scrape(app), REQUESTS, labels) - before).toBe(1);
   });
 
   it('counts upstream requests by operation, and the 429s among them', async () => {
     const before = await scrape(app);
     await trackBase(app.http, DEMO_BASES.catalog);
     const tracked = await scrape(app);
-    expect(valueOf(tracked, UPSTREAM, { operation: 'list_bases', outcome: 'ok' })).toBeGreaterThan(
-      valueOf(before, UPSTREAM, { operation: 'list_bases', outcome: 'ok' }),
+    expect(sampleSum(tracked, UPSTREAM, { operation: 'list_bases', outcome: 'ok' })).toBeGreaterThan(
+      sampleSum(before, UPSTREAM, { operation: 'list_bases', outcome: 'ok' }),
     );
     expect(tracked.some((s) => s.name === UPSTREAM && s.labels.operation === 'other')).toBe(false);
 
@@ -143,7 +143,7 @@ describe('/metrics', () => {
     }
     const limited = await scrape(app);
     // Every attempt of the call: the first and its retries.
-    expect(valueOf(limited, UPSTREAM, { operation: 'list_bases', outcome: 'rate_limited' })).toBeGreaterThanOrEqual(2);
+    expect(sampleSum(limited, UPSTREAM, { operation: 'list_bases', outcome: 'rate_limited' })).toBeGreaterThanOrEqual(2);
   });
 
   it('reports the depth of the audit outbox and of the pending webhook deliveries', async () => {
@@ -152,8 +152,8 @@ describe('/metrics', () => {
       'audit_outbox',
       'webhook_deliveries',
     ]);
-    const outboxBefore = valueOf(empty, 'basewatch_queue_depth', { queue: 'audit_outbox' });
-    const deliveriesBefore = valueOf(empty, 'basewatch_queue_depth', { queue: 'webhook_deliveries' });
+    const outboxBefore = sampleSum(empty, 'basewatch_queue_depth', { queue: 'audit_outbox' });
+    const deliveriesBefore = sampleSum(empty, 'basewatch_queue_depth', { queue: 'webhook_deliveries' });
 
     const catalog = await upstreamBaseId(app.http, DEMO_BASES.catalog);
     const changeLog = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
@@ -176,8 +176,8 @@ describe('/metrics', () => {
     await feed(app, app.accountId, table.baseId, [update]);
 
     const queued = await scrape(app);
-    expect(valueOf(queued, 'basewatch_queue_depth', { queue: 'audit_outbox' }) - outboxBefore).toBe(2);
-    expect(valueOf(queued, 'basewatch_queue_depth', { queue: 'webhook_deliveries' }) - deliveriesBefore).toBe(1);
+    expect(sampleSum(queued, 'basewatch_queue_depth', { queue: 'audit_outbox' }) - outboxBefore).toBe(2);
+    expect(sampleSum(queued, 'basewatch_queue_depth', { queue: 'webhook_deliveries' }) - deliveriesBefore).toBe(1);
     // Creating the config and the webhook used the schema and webhook endpoints: each by its name, none unknown.
     const operations = new Set(queued.filter((s) => s.name === UPSTREAM).map((s) => s.labels.operation));
     expect(operations).toContain('create_table');
@@ -190,12 +190,12 @@ describe('/metrics', () => {
     const worker = await app.running.metrics.registry.getMetricsAsJSON();
     const one = parseSamples(await AggregatorRegistry.aggregate([worker]).metrics());
     const two = parseSamples(await AggregatorRegistry.aggregate([worker, worker]).metrics());
-    expect(valueOf(one, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBeGreaterThan(0);
-    expect(valueOf(two, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBe(valueOf(one, 'basewatch_queue_depth', { queue: 'audit_outbox' }));
-    expect(valueOf(one, REQUESTS)).toBeGreaterThan(0);
-    expect(valueOf(two, REQUESTS)).toBe(2 * valueOf(one, REQUESTS));
-    expect(valueOf(two, UPSTREAM)).toBe(2 * valueOf(one, UPSTREAM));
-    expect(valueOf(two, 'basewatch_process_resident_memory_bytes')).toBe(2 * valueOf(one, 'basewatch_process_resident_memory_bytes'));
+    expect(sampleSum(one, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBeGreaterThan(0);
+    expect(sampleSum(two, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBe(sampleSum(one, 'basewatch_queue_depth', { queue: 'audit_outbox' }));
+    expect(sampleSum(one, REQUESTS)).toBeGreaterThan(0);
+    expect(sampleSum(two, REQUESTS)).toBe(2 * sampleSum(one, REQUESTS));
+    expect(sampleSum(two, UPSTREAM)).toBe(2 * sampleSum(one, UPSTREAM));
+    expect(sampleSum(two, 'basewatch_process_resident_memory_bytes')).toBe(2 * sampleSum(one, 'basewatch_process_resident_memory_bytes'));
   });
 });
 
@@ -223,16 +223,16 @@ describe('/metrics of a process that runs jobs', () => {
 
     const samples = await eventually(
       () => scrape(jobsApp),
-      (s) => valueOf(s, 'basewatch_webhook_delivery_attempts_total', { outcome: 'delivered' }) >= 1,
+      (s) => sampleSum(s, 'basewatch_webhook_delivery_attempts_total', { outcome: 'delivered' }) >= 1,
     );
-    expect(valueOf(samples, 'basewatch_webhook_delivery_attempts_total', { outcome: 'retry_scheduled' })).toBe(1);
-    expect(valueOf(samples, 'basewatch_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(sampleSum(samples, 'basewatch_webhook_delivery_attempts_total', { outcome: 'retry_scheduled' })).toBe(1);
+    expect(sampleSum(samples, 'basewatch_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
     // Once stored as delivered it no longer waits: a finished delivery is not in the queue.
     const drained = await eventually(
       () => scrape(jobsApp),
-      (s) => valueOf(s, 'basewatch_queue_depth', { queue: 'webhook_deliveries' }) === 0,
+      (s) => sampleSum(s, 'basewatch_queue_depth', { queue: 'webhook_deliveries' }) === 0,
     );
-    expect(valueOf(drained, 'basewatch_queue_depth', { queue: 'webhook_deliveries' })).toBe(0);
+    expect(sampleSum(drained, 'basewatch_queue_depth', { queue: 'webhook_deliveries' })).toBe(0);
   });
 
   it('counts job runs and failures by job name', async () => {
@@ -246,10 +246,10 @@ describe('/metrics of a process that runs jobs', () => {
 
     const samples = await eventually(
       () => scrape(jobsApp),
-      (s) => valueOf(s, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'failure' }) >= 1,
+      (s) => sampleSum(s, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'failure' }) >= 1,
     );
-    expect(valueOf(samples, 'basewatch_job_runs_total', { job: 'metrics-test.ok', outcome: 'success' })).toBe(1);
-    expect(valueOf(samples, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'failure' })).toBe(1);
-    expect(valueOf(samples, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'success' })).toBe(0);
+    expect(sampleSum(samples, 'basewatch_job_runs_total', { job: 'metrics-test.ok', outcome: 'success' })).toBe(1);
+    expect(sampleSum(samples, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'failure' })).toBe(1);
+    expect(sampleSum(samples, 'basewatch_job_runs_total', { job: 'metrics-test.fails', outcome: 'success' })).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ import { sandboxApi } from '../support/sandbox-api.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { deliveryEnv } from '../webhooks/support/webhook-support.js';
+import type { JsonBody } from '../support/json-body.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -41,7 +42,7 @@ const http: Http[] = [];
 const clients: Client[] = [];
 
 /** The standalone sandbox's control API. */
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+async function control<T = JsonBody>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandbox.url}/_control/${path}`, {
     method,
     headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, 'content-type': 'application/json' },
@@ -63,7 +64,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     receiver = await new Receiver().start();
     databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
     sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
-    const env = (replicaEnv = {
+    replicaEnv = {
       ...deliveryEnv(receiver.port),
       DATABASE_URL: databaseUrl,
       REDIS_URL: TEST_REDIS_URL,
@@ -88,10 +89,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       SHUTDOWN_DRAIN_MS: '500',
       // The rolling restart's request stream is not about budgets.
       API_RATE_LIMIT_PER_MINUTE: '1000000',
-    });
+    };
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startWithBanner(...REPLICA_COMMAND, env));
+      replicas.push(await startWithBanner(...REPLICA_COMMAND, replicaEnv));
       http.push(createHttp(replicas[i].url, apiKey));
     }
   }, 120_000);

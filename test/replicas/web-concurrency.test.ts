@@ -13,6 +13,7 @@ import { DEMO_BASES } from '../support/factories.js';
 import { until } from '../support/eventually.js';
 import { ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
+import type { JsonBody } from '../support/json-body.js';
 
 const available = await redisAvailable();
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -27,7 +28,7 @@ const ADMIN_TOKEN = 'cluster-admin-token-0123456789';
 
 /** One request on a connection of its own, so that node:cluster hands it to the next worker in turn. */
 /** `token` null: no key, as a load balancer's probe asks (a key would spend its account's budget). */
-function get(path: string, token: string | null = apiKey, method = 'GET'): Promise<{ status: number; body: any }> {
+function get(path: string, token: string | null = apiKey, method = 'GET'): Promise<{ status: number; body: JsonBody }> {
   return new Promise((resolve, reject) => {
     const headers = token === null ? {} : { authorization: `Bearer ${token}` };
     const req = request(`${service.url}${path}`, { method, headers, agent: false }, (res) => {
@@ -51,7 +52,7 @@ function getWithHeaders(path: string, token: string): Promise<{ status: number; 
   });
 }
 
-function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+function post(path: string, body: unknown): Promise<{ status: number; body: JsonBody }> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${service.url}${path}`,

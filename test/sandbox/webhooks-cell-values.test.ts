@@ -28,7 +28,7 @@ describe('sandbox webhook cell values for a mirror specification', () => {
     const { products, field, path } = hooks;
     const { id: webhookId } = await createHook(harness, hooks.baseId, { specification: mirrorSpecification });
     const [name, price, status, notes] = ['Name', 'Price', 'Status', 'Notes'].map((fieldName) => field(fieldName).id);
-    const active = (field('Status').options?.choices as Array<{ id: string; name: string; color?: string }>)[0];
+    const active = (field('Status').options!.choices as Array<{ id: string; name: string; color?: string }>)[0];
 
     const created = await harness.call<{ records: RecordBody[] }>('POST', path(products), {
       body: {

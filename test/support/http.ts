@@ -1,6 +1,7 @@
 import { assertMatchesOpenApi } from './openapi-validator.js';
+import type { JsonBody } from './json-body.js';
 
-export interface ApiResponse<T = any> {
+export interface ApiResponse<T = JsonBody> {
   status: number;
   headers: Headers;
   body: T;
@@ -20,7 +21,7 @@ export interface RequestOptions {
  * whole integration suite proves the document describes the real responses.
  */
 export function createHttp(baseUrl: string, defaultKey?: string) {
-  return async function http<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return async function http<T = JsonBody>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const key = options.key === undefined ? defaultKey : options.key;
     const headers: Record<string, string> = { ...options.headers };
     if (key) headers.authorization ??= `Bearer ${key}`;

@@ -14,7 +14,10 @@ describe('CallerCache', () => {
   it('looks a key up once and answers from memory until revoked', async () => {
     const cache = new CallerCache<ReturnType<typeof caller>>();
     let lookups = 0;
-    const load = async () => (lookups++, caller('key-1'));
+    const load = async () => {
+      lookups++;
+      return caller('key-1');
+    };
     expect(await cache.getOrLoad('hash-1', load)).toEqual(caller('key-1'));
     expect(await cache.getOrLoad('hash-1', load)).toEqual(caller('key-1'));
     expect(lookups).toBe(1);

@@ -5,7 +5,11 @@ import { VisibleBases } from '../../src/services/connections/visible-bases.js';
 /** A lister that answers what the test sets, counting its calls. */
 function lister() {
   const state = { calls: 0, answer: (): Promise<string[]> => Promise.resolve(['appA']) };
-  return { state, list: () => ((state.calls += 1), state.answer()) };
+  const list = () => {
+    state.calls += 1;
+    return state.answer();
+  };
+  return { state, list };
 }
 
 describe(VisibleBases.name, () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import type { AppError } from '../../src/errors.js';
 import { createWebPageRouter } from '../../src/web/web.routes.js';
 
 describe('the web page router without a build', () => {

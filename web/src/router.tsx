@@ -4,12 +4,14 @@ import { useEffect, useState } from 'preact/hooks';
 // A few pages need no router library: paths in the History API, and links that push them.
 
 const listeners = new Set<() => void>();
-addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+addEventListener('popstate', () => {
+  for (const listener of listeners) listener();
+});
 
 export function navigate(path: string, { replace = false } = {}): void {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 /** The current path and query (re-rendered on every navigation). */

@@ -15,9 +15,13 @@ export function optionsResponder(routes: Endpoint[]) {
     methods: route.method === 'get' && route.head !== false ? ['GET', 'HEAD'] : [route.method.toUpperCase()],
   }));
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.method !== 'OPTIONS') return next();
-    const methods = new Set(patterns.filter(({ path }) => path.test(req.path)).flatMap((pattern) => pattern.methods));
-    if (methods.size === 0) return next();
+    const methods = new Set(
+      req.method === 'OPTIONS' ? patterns.filter(({ path }) => path.test(req.path)).flatMap((pattern) => pattern.methods) : [],
+    );
+    if (methods.size === 0) {
+      next();
+      return;
+    }
     const allow = [...methods].sort().join(', ');
     res.setHeader('Allow', allow);
     if (res.hasHeader('Access-Control-Allow-Origin') && req.headers['access-control-request-method']) {

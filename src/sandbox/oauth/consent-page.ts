@@ -23,7 +23,7 @@ export interface ConsentContext {
 
 /** Step 1: which sandbox user is signing in (a GET back to `authorize` with `sandbox_user`). */
 export function chooseUserPage(context: ConsentContext, users: SandboxUser[]): string {
-  const options = users.map((user) => `<option value="${escape(user.id)}">${escape(userLabel(user))}</option>`).join('');
+  const options = users.map((user) => `<option value="${escapeHtml(user.id)}">${escapeHtml(userLabel(user))}</option>`).join('');
   return page(
     `Authorize ${context.clientId}`,
     `<h1>Connect to the Airtable sandbox</h1>
@@ -42,14 +42,14 @@ export function chooseBasesPage(context: ConsentContext, user: SandboxUser, base
   const switchUser = `authorize?${new URLSearchParams(context.parameters).toString()}`;
   const baseRows = bases
     .map(({ base, level }) => {
-      const id = `base-${escape(base.id)}`;
-      return `<li><input type="checkbox" id="${id}" name="base" value="${escape(base.id)}"> <label for="${id}">${escape(base.name)}</label> <small>(${escape(base.id)}, ${escape(level)})</small></li>`;
+      const id = `base-${escapeHtml(base.id)}`;
+      return `<li><input type="checkbox" id="${id}" name="base" value="${escapeHtml(base.id)}"> <label for="${id}">${escapeHtml(base.name)}</label> <small>(${escapeHtml(base.id)}, ${escapeHtml(level)})</small></li>`;
     })
     .join('\n');
   return page(
     `Authorize ${context.clientId}`,
-    `<h1>Grant access to ${escape(context.clientId)}</h1>
-<p>Signed in as <strong>${escape(userLabel(user))}</strong> (<a href="${escape(switchUser)}">another user</a>).</p>
+    `<h1>Grant access to ${escapeHtml(context.clientId)}</h1>
+<p>Signed in as <strong>${escapeHtml(userLabel(user))}</strong> (<a href="${escapeHtml(switchUser)}">another user</a>).</p>
 ${requestSummary(context)}
 <form method="post" action="authorize">
 ${hiddenFields([...context.parameters, ['sandbox_user', user.id]])}
@@ -66,18 +66,18 @@ ${bases.length === 0 ? '<p>This user has no bases.</p>' : `<ul>\n${baseRows}\n</
 
 /** For an unknown client or redirect URI, or a consent form that cannot be used: shown, never redirected. */
 export function errorPage(message: string): string {
-  return page('Authorization error', `<h1>Authorization error</h1>\n<p role="alert">${escape(message)}</p>`);
+  return page('Authorization error', `<h1>Authorization error</h1>\n<p role="alert">${escapeHtml(message)}</p>`);
 }
 
 function requestSummary(context: ConsentContext): string {
   const items = context.scopes
-    .map((scope) => `<li><code>${escape(scope)}</code>${SCOPE_DESCRIPTIONS[scope] ? `: ${escape(SCOPE_DESCRIPTIONS[scope])}` : ''}</li>`)
+    .map((scope) => `<li><code>${escapeHtml(scope)}</code>${SCOPE_DESCRIPTIONS[scope] ? `: ${escapeHtml(SCOPE_DESCRIPTIONS[scope])}` : ''}</li>`)
     .join('\n');
-  return `<p>The integration <strong>${escape(context.clientId)}</strong> asks to:</p>\n<ul>\n${items}\n</ul>`;
+  return `<p>The integration <strong>${escapeHtml(context.clientId)}</strong> asks to:</p>\n<ul>\n${items}\n</ul>`;
 }
 
 function hiddenFields(parameters: Array<[string, string]>): string {
-  return parameters.map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('\n');
+  return parameters.map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('\n');
 }
 
 function userLabel(user: SandboxUser): string {
@@ -90,7 +90,7 @@ function page(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Airtable sandbox</title>
+<title>${escapeHtml(title)} · Airtable sandbox</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 fieldset{margin:1rem 0}ul{padding-left:1.2rem}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}</style>
 </head>
@@ -103,6 +103,6 @@ ${body}
 `;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -27,7 +27,9 @@ export function openSandboxState(path: string | undefined, delayMs: number, logg
     () => ({ format: STATE_FORMAT, version: STATE_VERSION, savedAt: new Date().toISOString(), ...capture!() }),
     { delayMs, logger },
   );
-  const attach = (parts: () => StateParts) => void (capture = parts);
+  const attach = (parts: () => StateParts) => {
+    capture = parts;
+  };
   const content = readStateFile(path);
   if (content.kind === 'loaded') {
     const { bases } = content.state.store;

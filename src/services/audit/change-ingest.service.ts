@@ -1,5 +1,5 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch } from '../../entities/index.js';
+import { ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, type UpstreamWatch } from '../../entities/index.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { WebhookPayloadPage } from '../../upstream/webhook-types.js';
@@ -61,7 +61,7 @@ export class ChangeIngestService {
   private async ingestPages(watchId: string): Promise<IngestResult> {
     const total: IngestResult = { payloads: 0, changes: 0, entries: 0 };
     const found = await this.watches.findById(watchId);
-    if (!found || found.status !== 'active') return total;
+    if (found?.status !== 'active') return total;
     let watch: UpstreamWatch = found;
     let movedOnce = false;
     for (;;) {

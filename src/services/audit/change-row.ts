@@ -67,7 +67,8 @@ export class ChangeRows {
   constructor(readonly rows: ChangeRow[]) {}
 
   records(): ChangeRecord[] {
-    return (this.made ??= this.rows.map(toChangeRecord));
+    this.made ??= this.rows.map(toChangeRecord);
+    return this.made;
   }
 
   /** The first `count` rows as one JSON array, for a response. */

@@ -109,7 +109,10 @@ export class ConfigHealthService {
     for (const config of configs) {
       try {
         let view = views.get(config.accountId);
-        if (!view) views.set(config.accountId, (view = this.view(config.accountId)));
+        if (!view) {
+          view = this.view(config.accountId);
+          views.set(config.accountId, view);
+        }
         const finding = await this.locate(config, await view);
         if (finding.state !== 'ok') {
           missing += 1;

@@ -216,7 +216,7 @@ export class UpstreamWatchService {
         if (!hooksOf.has(listing)) hooksOf.set(listing, upstream.listWebhooks(watch.baseId));
         const hooks = await hooksOf.get(listing)!;
         const hook = hooks.find((h) => h.id === watch.webhookId);
-        if (!hook || !hook.isHookEnabled || watch.status === 'error') {
+        if (!hook?.isHookEnabled || watch.status === 'error') {
           await this.recreate(watch, hook ? 'the upstream disabled the webhook' : 'the upstream webhook is gone');
           recreated += 1;
           continue;

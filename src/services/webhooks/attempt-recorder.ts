@@ -57,7 +57,7 @@ export class AttemptRecorder {
       this.queue = [];
       try {
         const reasons = await this.dataSource.transaction((manager) => this.write(manager, batch));
-        batch.forEach((item, i) => item.resolve(reasons[i] ?? null));
+        for (const [i, item] of batch.entries()) item.resolve(reasons[i] ?? null);
       } catch (error) {
         for (const item of batch) item.reject(error);
       }

@@ -22,7 +22,7 @@ export type ResolveAll = (hostname: string) => Promise<Array<{ address: string; 
 const resolveAll: ResolveAll = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
-const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
+const CONTROL_OR_SPACE = /[\p{Cc} \u2028\u2029]/u;
 
 /**
  * The SSRF guard of webhook URLs: https only, and every address the host resolves to must be on the public

@@ -1,3 +1,5 @@
+import type { JsonBody } from '../../support/json-body.js';
+
 export interface GraphqlError {
   message: string;
   path?: Array<string | number>;
@@ -5,7 +7,7 @@ export interface GraphqlError {
   extensions?: { code?: string };
 }
 
-export interface GraphqlResponse<T = any> {
+export interface GraphqlResponse<T = JsonBody> {
   status: number;
   headers: Headers;
   data?: T;
@@ -22,7 +24,7 @@ export interface GraphqlOptions {
 
 /** POSTs operations to /graphql of the app under test, as a client with an API key would. */
 export function createGraphql(baseUrl: string, defaultKey?: string) {
-  return async function graphql<T = any>(
+  return async function graphql<T = JsonBody>(
     query: string,
     variables?: Record<string, unknown>,
     options: GraphqlOptions = {},

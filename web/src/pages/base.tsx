@@ -13,6 +13,7 @@ import { LimitsSection, USAGE_LIMITS_FIELDS } from '../usage/limits.js';
 import { ScheduleSection } from '../usage/schedule.js';
 import { TABLE_COUNT_FIELDS, TableBreakdown } from '../usage/table-breakdown.js';
 import { UsageChart, type ChartDay } from '../usage-chart.js';
+import { TableScroll } from '../table-scroll.js';
 
 const DAY_FIELDS = graphql(`
   fragment DayFields on SnapshotDay { id date totals { recordCount storageBytes fileCount tableCount } }
@@ -124,7 +125,7 @@ export function BasePage({ id }: { id: string }) {
               )}
               <ForecastSection forecasts={base.forecast} />
               {base.latestSnapshot && <TableBreakdown date={base.latestSnapshot.date} tables={base.latestSnapshot.tables} />}
-              <div class="table-scroll" tabIndex={0} role="region" aria-label="Counted days (scrolls sideways)">
+              <TableScroll label="Counted days">
                 <table>
                   <caption>Counted days, newest first ({base.history.totalCount} in all)</caption>
                   <thead>
@@ -148,7 +149,7 @@ export function BasePage({ id }: { id: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
               <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
             </>
           )}

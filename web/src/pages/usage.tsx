@@ -10,6 +10,7 @@ import { USAGE_ALERT_FIELDS } from '../usage/alerts.js';
 import { API_CALL_USAGE_FIELDS, ApiBudget } from '../usage/api-budget.js';
 import { RecentAlerts } from '../usage/recent-alerts.js';
 import { Sparkline } from '../usage/sparkline.js';
+import { TableScroll } from '../table-scroll.js';
 
 // airtableBases and apiCalls are null (with an error) when the upstream could not be read: the rest still shows.
 const USAGE = graphql(
@@ -56,7 +57,7 @@ export function UsagePage() {
       {data?.airtableBases && bases && <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />}
       {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
       {bases && bases.nodes.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Tracked bases (scrolls sideways)">
+        <TableScroll label="Tracked bases">
           <table>
             <caption>Tracked bases</caption>
             <thead>
@@ -87,7 +88,7 @@ export function UsagePage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {bases && <Pager label="Tracked base pages" pageInfo={bases.pageInfo} paging={paging} />}
       {data && <RecentAlerts alerts={data.recentAlerts} names={names} />}

@@ -101,7 +101,15 @@ export function WebhooksPage() {
         </ul>
       )}
       {hooks && <Pager label="Webhook pages" pageInfo={hooks.pageInfo} paging={paging} />}
-      {data && <CreateWebhook bases={data.airtableBases ?? []} onCreated={() => (paging.reset(), refetch())} />}
+      {data && (
+        <CreateWebhook
+          bases={data.airtableBases ?? []}
+          onCreated={() => {
+            paging.reset();
+            refetch();
+          }}
+        />
+      )}
     </Layout>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
 import { graphql } from '../graphql.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
+import { TableScroll } from '../table-scroll.js';
 
 export const API_KEYS_PAGE = 20;
 /** What the list shows of a page of keys; the settings page asks for its first page with the rest of the page. */
@@ -101,7 +102,7 @@ export function ApiKeysSection() {
       <ErrorMessage error={error ?? revoked.error} />
       {keys && keys.totalCount === 0 && <p class="empty">No API keys yet. Create one above to call the API from a script.</p>}
       {keys && keys.nodes.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="API keys (scrolls sideways)">
+        <TableScroll label="API keys">
           <table>
             <caption>
               {keys.totalCount} working {keys.totalCount === 1 ? 'key' : 'keys'}
@@ -151,7 +152,7 @@ export function ApiKeysSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {keys && <Pager label="API key pages" pageInfo={keys.pageInfo} paging={paging} />}
     </section>

@@ -142,6 +142,7 @@ const OAUTH_FAILURES: Record<string, string> = {
 function readOAuthOutcome(): string | null {
   const entry = document.cookie.split('; ').find((part) => part.startsWith(`${OAUTH_OUTCOME_COOKIE}=`));
   if (!entry) return null;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is asynchronous and missing from browsers we support; the cookie must be gone before the page renders
   document.cookie = `${OAUTH_OUTCOME_COOKIE}=; Max-Age=0; Path=/settings; SameSite=Lax`;
   return entry.slice(OAUTH_OUTCOME_COOKIE.length + 1);
 }

@@ -1,5 +1,6 @@
 import { formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
+import { TableScroll } from '../table-scroll.js';
 
 export const API_CALL_USAGE_FIELDS = graphql(`
   fragment ApiCallUsageFields on ApiCallUsage { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } }
@@ -26,7 +27,7 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
         {formatCount(calls.total)} upstream API calls in {calls.month} (UTC) so far; about {formatCount(calls.projected)} by the
         month’s end at this pace.
       </p>
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="API calls by purpose (scrolls sideways)">
+      <TableScroll label="API calls by purpose">
         <table data-testid="api-calls-by-purpose">
           <caption>By purpose</caption>
           <tbody>
@@ -38,9 +39,9 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {calls.byBase.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="API calls by base (scrolls sideways)">
+        <TableScroll label="API calls by base">
           <table data-testid="api-calls-by-base">
             <caption>Bases with the most calls</caption>
             <tbody>
@@ -52,7 +53,7 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../form.js';
 import { formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { Link } from '../router.js';
+import { TableScroll } from '../table-scroll.js';
 
 export const USAGE_COUNTING_FIELDS = graphql(`
   fragment UsageCountingFields on UsageCounting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } }
@@ -66,7 +67,7 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
         {formatCount(counting.savedCalls)}.
       </p>
       {counting.days.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Calls of recent counts (scrolls sideways)">
+        <TableScroll label="Calls of recent counts">
           <table data-testid="count-calls">
             <caption>Upstream API calls of the newest counts</caption>
             <thead>
@@ -84,7 +85,7 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { formatBytes, formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
+import { TableScroll } from '../table-scroll.js';
 
 export const TABLE_COUNT_FIELDS = graphql(`
   fragment TableCountFields on TableCount { tableId tableName recordCount fileCount storageBytes }
@@ -10,7 +11,7 @@ type TableCount = ResultOf<typeof TABLE_COUNT_FIELDS>;
 export function TableBreakdown({ date, tables }: { date: string; tables: TableCount[] }) {
   const sorted = [...tables].sort((a, b) => b.recordCount - a.recordCount);
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Tables (scrolls sideways)">
+    <TableScroll label="Tables">
       <table data-testid="table-breakdown">
         <caption>Per table on {date}</caption>
         <thead>
@@ -32,6 +33,6 @@ export function TableBreakdown({ date, tables }: { date: string; tables: TableCo
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

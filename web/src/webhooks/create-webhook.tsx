@@ -54,7 +54,11 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
           label="Base"
           bases={bases}
           value={baseId}
-          onPick={(picked) => (setBaseId(picked), setTableId(''), setColumnId(''))}
+          onPick={(picked) => {
+            setBaseId(picked);
+            setTableId('');
+            setColumnId('');
+          }}
         />
         <div class="field">
           <label for="webhook-event">Event</label>
@@ -69,7 +73,15 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         {!tableEvent && (
           <div class="field">
             <label for="webhook-table">Table</label>
-            <select id="webhook-table" required value={tableId} onChange={(e) => (setTableId(selectValue(e)), setColumnId(''))}>
+            <select
+              id="webhook-table"
+              required
+              value={tableId}
+              onChange={(e) => {
+                setTableId(selectValue(e));
+                setColumnId('');
+              }}
+            >
               <option value="">{baseId ? 'Pick a table…' : 'Pick a base first'}</option>
               {tables.data?.airtableTables?.map((t) => (
                 <option key={t.restId} value={t.restId}>

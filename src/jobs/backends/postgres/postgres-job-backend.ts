@@ -63,11 +63,12 @@ export class PostgresJobBackend implements AgendaBackend {
   }
 
   connect(): Promise<void> {
-    return (this.connected ??= (async () => {
+    this.connected ??= (async () => {
       await this.repository.connect();
       this.notificationChannel.setPool(this.repository.getPool());
       await this.logger.setPool(this.repository.getPool());
-    })());
+    })();
+    return this.connected;
   }
 
   async disconnect(): Promise<void> {
