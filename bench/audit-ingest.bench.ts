@@ -87,7 +87,9 @@ export async function runAuditIngestBench(): Promise<ReportTable[]> {
       title: 'Ingestion: upstream payloads → committed entries (SQLite, one transaction per page of 50 payloads)',
       headers: ['client pace', 'payloads', 'changes', 'entries (2 configs)', 'upstream requests', 'wall', 'changes/s', 'entries/s'],
       rows,
-      notes: ['Each page commits entries, field rows, outbox rows and the cursor together; at 5 req/s the platform’s pace is the floor (40 pages ≥ 8 s).'],
+      notes: [
+        'Each page commits entries, field rows, outbox rows and the cursor together; at 5 req/s the platform’s pace is the floor (40 pages ≥ 8 s).',
+      ],
     },
     {
       title: 'Changes-table writer vs the upstream floor (10 rows a request, 5 requests/s per base)',

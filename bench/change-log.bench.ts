@@ -186,7 +186,11 @@ async function scenariosFor(url: string, apiKey: string, log: SeededChangeLog): 
       path: path({ eventType: 'record_update', tableId: table5, userEmail: user3 }),
       ...target,
     },
-    { name: `deep cursor: page ${count(DEEP_PAGE)} (entries ${count((DEEP_PAGE - 1) * PAGE + 1)}…)`, path: unfiltered[DEEP_PAGE - 1], ...target },
+    {
+      name: `deep cursor: page ${count(DEEP_PAGE)} (entries ${count((DEEP_PAGE - 1) * PAGE + 1)}…)`,
+      path: unfiltered[DEEP_PAGE - 1],
+      ...target,
+    },
     // Every request a page the page cache does not hold: the query itself, on every request.
     distinct('no filter, pages 1…2,000', unfiltered),
     distinct('one filter: tableId (the busiest table)', byTable),

@@ -222,8 +222,7 @@ const trafficOf = (sandbox: Sandbox, baseId: string) => ({
 /** The least a count of `requests` requests can take at the per-base limit: requests / limit, plus one latency. */
 const floorMs = (requests: number) => (requests / SANDBOX.rateLimitPerSecond) * 1000 + SANDBOX.latencyMs;
 
-const minimumOf = (summary: BaseSummary) =>
-  summary.tables.reduce((sum, table) => sum + Math.ceil(table.records / PAGE_SIZE), 0) + 1;
+const minimumOf = (summary: BaseSummary) => summary.tables.reduce((sum, table) => sum + Math.ceil(table.records / PAGE_SIZE), 0) + 1;
 
 const totalsMatch = ({ result, summary }: TenantMeasurement) =>
   result.tablesProcessed === summary.tables.length &&
@@ -327,7 +326,18 @@ function reportMultiTenant(m: MultiTenantMeasurement): ReportTable[] {
   return [
     {
       title,
-      headers: ['base (user)', 'requests (list + schema)', 'minimum', 'wall', 'floor', 'wall / floor', '429s (sandbox / client)', 'retries', 'totals', 'result'],
+      headers: [
+        'base (user)',
+        'requests (list + schema)',
+        'minimum',
+        'wall',
+        'floor',
+        'wall / floor',
+        '429s (sandbox / client)',
+        'retries',
+        'totals',
+        'result',
+      ],
       rows,
       notes,
     },

@@ -31,7 +31,9 @@ interface Counted {
 export async function runReplicaCountBench(): Promise<ReportTable[]> {
   const shared = await sharedServices('count');
   if (!shared) {
-    return [{ title: 'Count by three replicas', headers: ['skipped'], rows: [['PostgreSQL or Redis did not answer on their usual ports']] }];
+    return [
+      { title: 'Count by three replicas', headers: ['skipped'], rows: [['PostgreSQL or Redis did not answer on their usual ports']] },
+    ];
   }
   const sandbox = await startSandbox();
   const replicas: BuiltService[] = [];
@@ -65,15 +67,24 @@ export async function runReplicaCountBench(): Promise<ReportTable[]> {
     for (let i = 0; i < REPLICAS; i++) replicas.push(await startBuiltService(env));
     const tracked: string[] = [];
     for (const base of bases) {
-      const created = await sendExpecting<{ base: { id: string } }>(201, `${replicas[0]!.url}/usage/bases`, { apiKey, method: 'POST', body: { baseId: base.id } });
+      const created = await sendExpecting<{ base: { id: string } }>(201, `${replicas[0]!.url}/usage/bases`, {
+        apiKey,
+        method: 'POST',
+        body: { baseId: base.id },
+      });
       tracked.push(created.base.id);
     }
-    progress(`count: ${REPLICAS} replicas each counting one of ${REPLICAS} bases of one user (${count(TABLES * RECORDS_PER_TABLE)} records each), at once`);
+    progress(
+      `count: ${REPLICAS} replicas each counting one of ${REPLICAS} bases of one user (${count(TABLES * RECORDS_PER_TABLE)} records each), at once`,
+    );
     const before = await control<Stats>(sandbox.url, 'GET', 'stats');
     const started = performance.now();
     const counted = await Promise.all(
       bases.map(async (base, i): Promise<Counted> => {
-        const res = await fetch(`${replicas[i]!.url}/usage/bases/${tracked[i]}/run`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+        const res = await fetch(`${replicas[i]!.url}/usage/bases/${tracked[i]}/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
         await res.text();
         return { replica: i + 1, base, wallMs: performance.now() - started, requests: 0, rateLimited: 0, status: res.status };
       }),
@@ -107,11 +118,31 @@ function report(counted: Counted[], wallMs: number, sandboxRateLimited: number):
     const minimum = minimumOf(c.base.summary);
     const ratio = c.wallMs / floorMs(minimum);
     const pass = c.status === 200 && c.requests === minimum && c.rateLimited === 0 && ratio <= WALL_TARGET_FACTOR;
-    return [`${c.base.name} (replica ${c.replica})`, String(c.status), count(c.requests), count(minimum), count(c.rateLimited), seconds(c.wallMs), seconds(floorMs(minimum)), ratio.toFixed(3), verdict(pass)];
+    return [
+      `${c.base.name} (replica ${c.replica})`,
+      String(c.status),
+      count(c.requests),
+      count(minimum),
+      count(c.rateLimited),
+      seconds(c.wallMs),
+      seconds(floorMs(minimum)),
+      ratio.toFixed(3),
+      verdict(pass),
+    ];
   });
   const floor = Math.max(...counted.map((c) => floorMs(minimumOf(c.base.summary))));
   const all = counted.every((c) => c.status === 200 && c.requests === minimumOf(c.base.summary) && c.rateLimited === 0);
-  rows.push(['**all three**', '—', count(counted.reduce((s, c) => s + c.requests, 0)), count(counted.reduce((s, c) => s + minimumOf(c.base.summary), 0)), count(sandboxRateLimited), seconds(wallMs), seconds(floor), (wallMs / floor).toFixed(3), verdict(all && sandboxRateLimited === 0 && wallMs / floor <= WALL_TARGET_FACTOR)]);
+  rows.push([
+    '**all three**',
+    '—',
+    count(counted.reduce((s, c) => s + c.requests, 0)),
+    count(counted.reduce((s, c) => s + minimumOf(c.base.summary), 0)),
+    count(sandboxRateLimited),
+    seconds(wallMs),
+    seconds(floor),
+    (wallMs / floor).toFixed(3),
+    verdict(all && sandboxRateLimited === 0 && wallMs / floor <= WALL_TARGET_FACTOR),
+  ]);
   return {
     title:
       `Count by ${REPLICAS} replicas (built service, PostgreSQL + Redis, standalone sandbox): ${REPLICAS} bases of one upstream user, ` +

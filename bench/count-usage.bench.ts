@@ -146,10 +146,25 @@ function reportCount(m: CountMeasurement): ReportTable[] {
     `Usage count: ${count(m.summary.records)} records in ${m.summary.tables.length} tables, ` +
     `sandbox ${SANDBOX.rateLimitPerSecond} req/s per base, ${SANDBOX.latencyMs} ms latency`;
   const rows = [
-    check('requests the sandbox received for the base', sandbox.requests, `= ${count(minimumList + 1)} (list + 1 schema read)`, sandbox.requests === minimumList + 1),
-    check('… list-records requests', calls.listRecords, `= ${count(minimumList)} (Σ ceil(records / ${PAGE_SIZE}))`, calls.listRecords === minimumList),
+    check(
+      'requests the sandbox received for the base',
+      sandbox.requests,
+      `= ${count(minimumList + 1)} (list + 1 schema read)`,
+      sandbox.requests === minimumList + 1,
+    ),
+    check(
+      '… list-records requests',
+      calls.listRecords,
+      `= ${count(minimumList)} (Σ ceil(records / ${PAGE_SIZE}))`,
+      calls.listRecords === minimumList,
+    ),
     check('… schema reads', calls.schemaReads, '= 1', calls.schemaReads === 1),
-    ['wall time of POST /usage/bases/{id}/run', seconds(m.wallMs), `≤ ${seconds(floorMs * WALL_TARGET_FACTOR)} (${WALL_TARGET_FACTOR} × floor)`, verdict(within)],
+    [
+      'wall time of POST /usage/bases/{id}/run',
+      seconds(m.wallMs),
+      `≤ ${seconds(floorMs * WALL_TARGET_FACTOR)} (${WALL_TARGET_FACTOR} × floor)`,
+      verdict(within),
+    ],
     [`floor: list requests / ${SANDBOX.rateLimitPerSecond} per s`, seconds(floorMs), '—', '—'],
     ['wall / floor', ratio.toFixed(3), `≤ ${WALL_TARGET_FACTOR.toFixed(3)}`, verdict(within)],
     check('429s sent by the sandbox (stats.byBase)', sandbox.rateLimited, '0', sandbox.rateLimited === 0),

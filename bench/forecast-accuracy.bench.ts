@@ -61,9 +61,9 @@ const none = () => [];
 
 function families(random: () => number): { name: string; shape: Shape }[] {
   // One jump of 5–60 days' growth on a day index from low to high (0: the window's first day).
-  const at = (low: number, high: number, sign = 1) => () => [
-    { day: Math.floor(uniform(random, low, high + 1)), size: sign * uniform(random, 5, 60) },
-  ];
+  const at =
+    (low: number, high: number, sign = 1) =>
+    () => [{ day: Math.floor(uniform(random, low, high + 1)), size: sign * uniform(random, 5, 60) }];
   const steady = { days: WINDOW_DAYS, steps: none, missing: 0 };
   return [
     { name: 'steady: counts off by ±0.5 day, days ±20 %', shape: { ...steady, jitter: 0.5, uneven: 0.2 } },
@@ -76,8 +76,14 @@ function families(random: () => number): { name: string; shape: Shape }[] {
       name: 'two bulk imports on day 6–30 of 30',
       shape: { ...steady, jitter: 0.3, uneven: 0.5, steps: () => [...at(5, 29)(), ...at(5, 29)()] },
     },
-    { name: 'growth on weekdays only (×7/5, weekends 0)', shape: { ...steady, jitter: 0.1, uneven: 0.1, burst: (day) => (day % 7 < 5 ? 7 / 5 : 0) } },
-    { name: 'growth on 40 % of days at random (×2.5, else 0)', shape: { ...steady, jitter: 0.1, uneven: 0, burst: () => (random() < 0.4 ? 2.5 : 0) } },
+    {
+      name: 'growth on weekdays only (×7/5, weekends 0)',
+      shape: { ...steady, jitter: 0.1, uneven: 0.1, burst: (day) => (day % 7 < 5 ? 7 / 5 : 0) },
+    },
+    {
+      name: 'growth on 40 % of days at random (×2.5, else 0)',
+      shape: { ...steady, jitter: 0.1, uneven: 0, burst: () => (random() < 0.4 ? 2.5 : 0) },
+    },
     { name: 'a quarter of the days not counted', shape: { ...steady, jitter: 0.3, uneven: 0.5, missing: 0.25 } },
     {
       name: '60 days, the first 30 at ×0.2 or ×4 the pace',
@@ -197,7 +203,8 @@ function summarise(outcomes: Outcome[]) {
 }
 
 // A null latest is beyond the year; a null earliest means even the steeper pace misses the year.
-const isInside = (trueDays: number, { earliest, latest }: Answer) => earliest !== null && earliest <= trueDays && (latest === null || trueDays <= latest);
+const isInside = (trueDays: number, { earliest, latest }: Answer) =>
+  earliest !== null && earliest <= trueDays && (latest === null || trueDays <= latest);
 
 const share = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)} %`);
 const days = (sorted: number[], p: number) => (sorted.length === 0 ? '—' : percentile(sorted, p).toFixed(0));
@@ -251,23 +258,38 @@ export async function runForecastAccuracyBench(): Promise<ReportTable[]> {
   return [
     {
       title: `Days until full on synthetic histories: ${count(CASES_PER_FAMILY)} seeded cases per family`,
-      headers: ['history', 'method', 'right status', 'median |error| (days)', 'p90 |error| (days)', 'true day in [earliest, latest]', 'median range width (days)'],
+      headers: [
+        'history',
+        'method',
+        'right status',
+        'median |error| (days)',
+        'p90 |error| (days)',
+        'true day in [earliest, latest]',
+        'median range width (days)',
+      ],
       rows,
       notes: [
         'Each case: a true daily growth of 20–500 records, a limit the true growth reaches 1–' +
           `${LONGEST_TRUE_DAYS} days after the newest count (beyond ${HORIZON_DAYS}: the right status is not_within_a_year). ` +
           '"Counts off by ±k days": each count misses by a normal deviate of k days\' growth, which does not last; "days ±p %": ' +
-          'each day adds the growth ± p % (standard deviation), which lasts. Imports and cleanups: one day adds or removes 5–60 days\' growth.',
-        'The truth starts from the base\'s level on the newest day without the miss that does not last. Errors are over the cases where ' +
+          "each day adds the growth ± p % (standard deviation), which lasts. Imports and cleanups: one day adds or removes 5–60 days' growth.",
+        "The truth starts from the base's level on the newest day without the miss that does not last. Errors are over the cases where " +
           'both the truth and the method give a day; the range share is over the cases with a true day within the year (a null latest ' +
           'counts as beyond the year); widths over the cases with both ends.',
-        'Ranges: least squares ± its 95 % t interval; plain Theil–Sen: Sen\'s 95 % rank interval of the pairwise slopes; ' +
-          'forecastMetric: 90 % from the spread of the day-to-day additions. All three start from their line\'s value on the newest day.',
+        "Ranges: least squares ± its 95 % t interval; plain Theil–Sen: Sen's 95 % rank interval of the pairwise slopes; " +
+          "forecastMetric: 90 % from the spread of the day-to-day additions. All three start from their line's value on the newest day.",
       ],
     },
     {
       title: 'forecastMetric by how far away the true day is (every growing family)',
-      headers: ['true days until full', 'cases', 'median |error| (days)', 'p90 |error| (days)', 'true day in [earliest, latest]', 'median range width (days)'],
+      headers: [
+        'true days until full',
+        'cases',
+        'median |error| (days)',
+        'p90 |error| (days)',
+        'true day in [earliest, latest]',
+        'median range width (days)',
+      ],
       rows: HORIZON_BANDS.map(([from, to]) => {
         const s = summarise(forecastOutcomes.filter(({ trueDays }) => trueDays !== null && trueDays >= from && trueDays <= to));
         return [`${from}–${to}`, count(s.dated), days(s.errors, 50), days(s.errors, 90), share(s.inside, s.dated), days(s.widths, 50)];
@@ -279,4 +301,3 @@ export async function runForecastAccuracyBench(): Promise<ReportTable[]> {
     },
   ];
 }
-

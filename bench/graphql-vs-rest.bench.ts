@@ -108,7 +108,8 @@ async function compare(service: BuiltService, apiKey: string, mode: Mode, pair: 
   const graphqlFirst = await expectOk(send(graphqlUrl, { apiKey, method: 'POST', body: operation }));
   const restItems = pair.restItems(JSON.parse(restFirst.body));
   const graphqlItems = pair.graphqlItems(JSON.parse(graphqlFirst.body));
-  if (restItems.length === 0 || !isDeepStrictEqual(restItems, graphqlItems)) throw new Error(`${pair.page}: REST and GraphQL answer different data`);
+  if (restItems.length === 0 || !isDeepStrictEqual(restItems, graphqlItems))
+    throw new Error(`${pair.page}: REST and GraphQL answer different data`);
   const label = `${pair.page}, ${mode.name}`;
   progress(`graphql: ${label} (${restItems.length} items) via REST, ${LOAD.connections} clients, ${LOAD.seconds} s`);
   const rest = await runLoad({ ...LOAD, url: restUrl, apiKey, serverPid: service.pid });
@@ -119,7 +120,11 @@ async function compare(service: BuiltService, apiKey: string, mode: Mode, pair: 
     mode,
     pair,
     rest: { scenario: { name: restName, path: pair.rest.path, connections: LOAD.connections }, bodyBytes: restFirst.bytes, load: rest },
-    graphql: { scenario: { name: `${label}: GraphQL POST /graphql`, path: '/graphql', connections: LOAD.connections }, bodyBytes: graphqlFirst.bytes, load: graphql },
+    graphql: {
+      scenario: { name: `${label}: GraphQL POST /graphql`, path: '/graphql', connections: LOAD.connections },
+      bodyBytes: graphqlFirst.bytes,
+      load: graphql,
+    },
   };
 }
 
@@ -154,7 +159,10 @@ function pairs(configId: string, usageBaseId: string): Pair[] {
           source: graphqlEnum(record.source),
         })),
       graphqlItems: (body) =>
-        body.data.monitoringConfig.changes.edges.map(({ node: { restId, ...fields } }: { node: { restId: string } }) => ({ id: restId, ...fields })),
+        body.data.monitoringConfig.changes.edges.map(({ node: { restId, ...fields } }: { node: { restId: string } }) => ({
+          id: restId,
+          ...fields,
+        })),
     },
     {
       page: `${SNAPSHOT_PAGE} snapshot days`,
@@ -176,11 +184,24 @@ async function expectOk(request: Promise<HttpResult>): Promise<HttpResult> {
 }
 
 function comparisonTable(measured: Comparison[]): ReportTable {
-  const cpu = (load: LoadResult) => (load.serverCpuPerRequest ? ms(load.serverCpuPerRequest.userMs + load.serverCpuPerRequest.systemMs) : 'n/a');
+  const cpu = (load: LoadResult) =>
+    load.serverCpuPerRequest ? ms(load.serverCpuPerRequest.userMs + load.serverCpuPerRequest.systemMs) : 'n/a';
   const failures = (load: LoadResult) => load.errors + load.non2xx;
   return {
     title: `GraphQL vs REST: the same page at ${LOAD.connections} concurrent clients (built service in its own process)`,
-    headers: ['page', 'service', 'REST req/s', 'REST p99', 'GraphQL req/s', 'GraphQL p99', 'GraphQL ÷ REST', 'server CPU / req (REST, GraphQL)', 'body (REST, GraphQL)', 'target', 'result'],
+    headers: [
+      'page',
+      'service',
+      'REST req/s',
+      'REST p99',
+      'GraphQL req/s',
+      'GraphQL p99',
+      'GraphQL ÷ REST',
+      'server CPU / req (REST, GraphQL)',
+      'body (REST, GraphQL)',
+      'target',
+      'result',
+    ],
     rows: measured.map(({ mode, pair, rest, graphql }) => {
       const ratio = graphql.load.requestsPerSecond / rest.load.requestsPerSecond;
       const clean = failures(rest.load) + failures(graphql.load) === 0;
@@ -215,6 +236,10 @@ function operationsTable(pairs: Pair[]): ReportTable {
   return {
     title: 'GraphQL vs REST: the requests',
     headers: ['page', 'REST', 'GraphQL operation'],
-    rows: pairs.map((pair) => [pair.page, `GET ${pair.rest.path.replace(/[0-9a-f-]{36}/, '{id}')}`, pair.graphql.query.replace(/\s+/g, ' ')]),
+    rows: pairs.map((pair) => [
+      pair.page,
+      `GET ${pair.rest.path.replace(/[0-9a-f-]{36}/, '{id}')}`,
+      pair.graphql.query.replace(/\s+/g, ' '),
+    ]),
   };
 }

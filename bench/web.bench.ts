@@ -10,7 +10,16 @@ import { progress } from './support/progress.js';
 import { withTempDir } from './support/temp-dir.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const COLD_LOADS = 7;
 const JS_TARGET_BYTES = 250 * 1024;
 const INTERACTIVE_TARGET_MS = 1000;
@@ -68,11 +77,23 @@ async function measureFirstPage(url: string, newContext: () => Promise<import('p
     title: 'First page (sign-in), cold cache',
     headers: ['measure', 'figure', 'target', 'verdict'],
     rows: [
-      ['JavaScript transferred (gzip)', `${count(scriptBytes)} bytes (${kib(scriptBytes)})`, `≤ ${kib(JS_TARGET_BYTES)}`, verdict(scriptBytes <= JS_TARGET_BYTES)],
+      [
+        'JavaScript transferred (gzip)',
+        `${count(scriptBytes)} bytes (${kib(scriptBytes)})`,
+        `≤ ${kib(JS_TARGET_BYTES)}`,
+        verdict(scriptBytes <= JS_TARGET_BYTES),
+      ],
       ['CSS transferred (gzip)', `${count(cssBytes)} bytes`, '', ''],
-      [`time to interactive, median of ${COLD_LOADS}`, ms(median), `≤ ${ms(INTERACTIVE_TARGET_MS)}`, verdict(median <= INTERACTIVE_TARGET_MS)],
+      [
+        `time to interactive, median of ${COLD_LOADS}`,
+        ms(median),
+        `≤ ${ms(INTERACTIVE_TARGET_MS)}`,
+        verdict(median <= INTERACTIVE_TARGET_MS),
+      ],
     ],
-    notes: [`All ${COLD_LOADS} loads: ${times.map((t) => ms(t)).join(', ')}. Interactive: navigation start to the sign-in button, in the page's fresh context.`],
+    notes: [
+      `All ${COLD_LOADS} loads: ${times.map((t) => ms(t)).join(', ')}. Interactive: navigation start to the sign-in button, in the page's fresh context.`,
+    ],
   };
 }
 
@@ -83,7 +104,8 @@ async function measureFirstPage(url: string, newContext: () => Promise<import('p
 async function countRequestsPerPage(page: Page, url: string): Promise<ReportTable> {
   const seen: string[] = [];
   page.on('request', (request) => {
-    if (request.url() === `${url}/graphql`) seen.push((JSON.parse(request.postData() ?? '{}') as { operationName?: string }).operationName ?? '?');
+    if (request.url() === `${url}/graphql`)
+      seen.push((JSON.parse(request.postData() ?? '{}') as { operationName?: string }).operationName ?? '?');
   });
   await page.goto(`${url}/sign-up`);
   await page.getByLabel('E-mail').fill(`bench-${Date.now()}@example.com`);
@@ -117,7 +139,9 @@ async function countRequestsPerPage(page: Page, url: string): Promise<ReportTabl
     title: 'GraphQL requests per page view (signed in, demo data)',
     headers: ['page', 'requests', 'operations', 'one query (target)'],
     rows,
-    notes: ['Each page loaded afresh (empty cache), counted until no request was in flight for 0.5 s. Every load also calls GET /auth/session, and Settings GET /auth/sessions (REST).'],
+    notes: [
+      'Each page loaded afresh (empty cache), counted until no request was in flight for 0.5 s. Every load also calls GET /auth/session, and Settings GET /auth/sessions (REST).',
+    ],
   };
 }
 

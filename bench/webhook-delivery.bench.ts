@@ -130,7 +130,12 @@ async function prepare(running: RunningServer, receiverPort: number) {
     fetch(`${running.url}/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ baseId: base.id, event: 'record_update', tableId: table.id, webhookUrl: `http://127.0.0.1:${receiverPort}/hook` }),
+      body: JSON.stringify({
+        baseId: base.id,
+        event: 'record_update',
+        tableId: table.id,
+        webhookUrl: `http://127.0.0.1:${receiverPort}/hook`,
+      }),
     }).then((res) => {
       if (res.status !== 201) throw new Error(`webhook create failed: ${res.status}`);
     });

@@ -71,7 +71,22 @@ export interface AppDeps {
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Express app: REST routers, the sandbox, docs. No listen(): the caller owns the server. */
-export function createApp({ config, services, logger, readiness, sandbox, sandboxProxyTarget, isShuttingDown, isDraining, agenda, graphql, metrics, gatherMetrics, limitStore, budget }: AppDeps): Express {
+export function createApp({
+  config,
+  services,
+  logger,
+  readiness,
+  sandbox,
+  sandboxProxyTarget,
+  isShuttingDown,
+  isDraining,
+  agenda,
+  graphql,
+  metrics,
+  gatherMetrics,
+  limitStore,
+  budget,
+}: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express would hash every body for an ETag; a year of snapshots is megabytes.

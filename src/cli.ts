@@ -157,9 +157,11 @@ run(argv).then(
   },
   (error: unknown) => {
     const message =
-      error instanceof UsageError ? `${error.message ? `${error.message}\n\n` : ''}${USAGE}`
-      : error instanceof AppError || error instanceof ConfigError ? error.message
-      : `failed: ${(error as Error).message}`;
+      error instanceof UsageError
+        ? `${error.message ? `${error.message}\n\n` : ''}${USAGE}`
+        : error instanceof AppError || error instanceof ConfigError
+          ? error.message
+          : `failed: ${(error as Error).message}`;
     if (asJson && !(error instanceof UsageError)) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
     else process.stderr.write(`${message}\n`);
     process.exitCode = error instanceof UsageError ? 64 : 1;

@@ -43,7 +43,9 @@ const durationList = (fallback: string) =>
       }),
   );
 const duration = (fallback: string) =>
-  durationList(fallback).refine((parts) => parts.length === 1, 'must be one duration such as 5s').transform((parts) => parts[0]!);
+  durationList(fallback)
+    .refine((parts) => parts.length === 1, 'must be one duration such as 5s')
+    .transform((parts) => parts[0]!);
 const decodedBytes = (value: string) => Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length;
 const hostPattern = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -67,7 +69,10 @@ const corsOrigins = z.preprocess(
     .string()
     .optional()
     .transform((value, ctx) => {
-      const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      const entries = (value ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       const invalid = entries.filter((entry) => entry !== '*' && originOf(entry) === undefined);
       if (invalid.length > 0) {
         ctx.addIssue({
@@ -84,7 +89,10 @@ const envSchema = z.object({
   PORT: integer(0, 65535, 3000),
   HOST: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^([A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/, 'must be a host name or IP address').optional(),
+    z
+      .string()
+      .regex(/^([A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/, 'must be a host name or IP address')
+      .optional(),
   ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -103,7 +111,10 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('basewatch:')),
   BOOTSTRAP_API_KEY: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^sk_[A-Za-z0-9_-]{32,}$/, 'must be sk_ followed by at least 32 base62/base64url characters').optional(),
+    z
+      .string()
+      .regex(/^sk_[A-Za-z0-9_-]{32,}$/, 'must be sk_ followed by at least 32 base62/base64url characters')
+      .optional(),
   ),
   SECRET_KEY: z.preprocess(
     emptyToUndefined,
@@ -124,13 +135,24 @@ const envSchema = z.object({
   // Not emptyToUndefined: empty, like `off`, means memory only.
   SANDBOX_STATE_FILE: z.string().optional(),
   PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
-  MONGODB_URL: z.preprocess(emptyToUndefined, z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
+  MONGODB_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
+      .optional(),
+  ),
   WEBHOOK_ALLOWED_HOSTS: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .refine(
-        (value) => value.split(',').map((h) => h.trim()).filter(Boolean).every((h) => hostPattern.test(h)),
+        (value) =>
+          value
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean)
+            .every((h) => hostPattern.test(h)),
         'must be comma-separated host or host:port entries',
       )
       .optional(),
@@ -143,10 +165,7 @@ const envSchema = z.object({
   WEBHOOK_DELIVERY_CONCURRENCY: integer(1, 1_000, 50),
   WEBHOOK_DELIVERY_RETENTION: duration('30d'),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 600),
   UPSTREAM_REQUESTS_PER_SECOND: integer(1, 50, 5),
   UPSTREAM_TIMEOUT_MS: integer(100, 600_000, 30_000),
@@ -373,7 +392,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sharedToken: e.AIRTABLE_SHARED_TOKEN === 'true' && (sandboxMode || e.AIRTABLE_TOKEN !== undefined),
     oauth: sandboxMode
       ? { clientId: e.AIRTABLE_OAUTH_CLIENT_ID ?? SANDBOX_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET }
-      : { clientId: e.AIRTABLE_OAUTH_CLIENT_ID, clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET, url: e.AIRTABLE_OAUTH_URL.replace(/\/+$/, '') },
+      : {
+          clientId: e.AIRTABLE_OAUTH_CLIENT_ID,
+          clientSecret: e.AIRTABLE_OAUTH_CLIENT_SECRET,
+          url: e.AIRTABLE_OAUTH_URL.replace(/\/+$/, ''),
+        },
     sandbox: { token: e.SANDBOX_TOKEN, demoScale: e.SANDBOX_DEMO_SCALE, stateFile: sandboxStateFile(e.SANDBOX_STATE_FILE, dataDir) },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mongodbUrl: e.MONGODB_URL,

@@ -15,7 +15,15 @@ export function createEmbeddedSandbox(config: Config, publicUrl: string, logger:
     stateFile: config.sandbox.stateFile,
     logger,
     oauth: config.oauth.clientId
-      ? { clients: [{ clientId: config.oauth.clientId, clientSecret: config.oauth.clientSecret, redirectUris: [`${publicUrl}${OAUTH_CALLBACK_PATH}`] }] }
+      ? {
+          clients: [
+            {
+              clientId: config.oauth.clientId,
+              clientSecret: config.oauth.clientSecret,
+              redirectUris: [`${publicUrl}${OAUTH_CALLBACK_PATH}`],
+            },
+          ],
+        }
       : undefined,
   });
 }

@@ -9,7 +9,9 @@ export function safeError(error: unknown): Record<string, unknown> {
     if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
       const { type, message, code, cause } = error as Record<string, unknown>;
       return Object.fromEntries(
-        Object.entries({ type, message, code, cause: cause === undefined ? undefined : safeError(cause) }).filter(([, v]) => v !== undefined),
+        Object.entries({ type, message, code, cause: cause === undefined ? undefined : safeError(cause) }).filter(
+          ([, v]) => v !== undefined,
+        ),
       );
     }
     return { message: String(error) };

@@ -18,5 +18,11 @@ export function openRedis({ url, keyPrefix }: RedisSettings, name: string): Redi
 export async function redisAnswers(redis: Redis, timeoutMs = 1_000): Promise<boolean> {
   if (redis.status !== 'ready') return false;
   const timeout = new Promise<false>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
-  return Promise.race([redis.ping().then((answer) => answer === 'PONG', () => false), timeout]);
+  return Promise.race([
+    redis.ping().then(
+      (answer) => answer === 'PONG',
+      () => false,
+    ),
+    timeout,
+  ]);
 }

@@ -90,7 +90,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
     const upstreamLimiter = shared.upstreamLimiter;
     const metrics = createMetrics(dataSource);
     const gatherMetrics = primaryUrl && config.adminToken ? workersMetrics(primaryUrl, config.adminToken) : undefined;
-    const sandbox = config.upstream.mode === 'sandbox' && !remoteSandbox ? createEmbeddedSandbox(config, config.publicUrl ?? url, logger) : undefined;
+    const sandbox =
+      config.upstream.mode === 'sandbox' && !remoteSandbox ? createEmbeddedSandbox(config, config.publicUrl ?? url, logger) : undefined;
     sandboxToClose = sandbox;
     internalSandbox = sandbox ? await serveSandboxInternally(sandbox) : undefined;
     const ledger = new ApiCallLedgerService(dataSource, { logger });
@@ -182,7 +183,10 @@ export async function startServer(config: Config, logger: Logger, options: Start
         await Promise.race([Promise.all([stopped, services.usageCounts.drain(), jobs.stop(config.shutdownTimeoutMs)]), deadline]);
         const abandoned = await services.usageCounts.abort();
         if (abandoned > 0) {
-          logger.warn({ counts: abandoned, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed: running counts abandoned');
+          logger.warn(
+            { counts: abandoned, shutdownTimeoutMs: config.shutdownTimeoutMs },
+            'shutdown deadline passed: running counts abandoned',
+          );
           // Their callers are answered 503 unavailable: give those responses a moment to be written before the
           // remaining connections are cut.
           await Promise.race([stopped, sleep(ABANDONED_ANSWER_GRACE_MS)]);
@@ -198,7 +202,20 @@ export async function startServer(config: Config, logger: Logger, options: Start
         await state.close();
       })());
 
-    return { server, port, url, publicUrl: config.publicUrl ?? url, dataSource, services, sandbox, access, scheduler, graphql, metrics, close };
+    return {
+      server,
+      port,
+      url,
+      publicUrl: config.publicUrl ?? url,
+      dataSource,
+      services,
+      sandbox,
+      access,
+      scheduler,
+      graphql,
+      metrics,
+      close,
+    };
   } catch (error) {
     server.close();
     await graphql?.stop().catch(() => undefined);

@@ -91,12 +91,7 @@ export interface ServiceOptions {
 }
 
 /** The composition root: every service, built with `new`. */
-export function createServices(
-  dataSource: DataSource,
-  upstream: UpstreamClient,
-  config: Config,
-  options: ServiceOptions,
-): Services {
+export function createServices(dataSource: DataSource, upstream: UpstreamClient, config: Config, options: ServiceOptions): Services {
   const { logger } = options;
   const accounts = new AccountService(dataSource, config.quotas);
   const sessions = new SessionService(dataSource);
@@ -121,7 +116,14 @@ export function createServices(
   });
   const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger, config.quotas);
   const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
-  const usageCounting = new UsageCountingService(dataSource, usageBases, snapshots, changeIngest, upstreamAccess, config.audit.retentionDays);
+  const usageCounting = new UsageCountingService(
+    dataSource,
+    usageBases,
+    snapshots,
+    changeIngest,
+    upstreamAccess,
+    config.audit.retentionDays,
+  );
   const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, usageCounting, {
     spreadMs: config.jobs.usageSpreadMs,
     staleRunMs: config.jobs.lockLifetimeMs,

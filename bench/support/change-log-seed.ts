@@ -101,7 +101,10 @@ export async function seedChangeLog(databasePath: string, apiKey: string, option
   const pickTable = zipf(random, tables);
   const pickUser = zipf(random, users);
   const pickEvent = weighted(random, Object.entries(EVENT_WEIGHTS) as Array<[ChangeEventType, number]>);
-  const pickSource = weighted(random, SOURCE_WEIGHTS.map(([source, weight, hasUser]) => [{ source, hasUser }, weight] as const));
+  const pickSource = weighted(
+    random,
+    SOURCE_WEIGHTS.map(([source, weight, hasUser]) => [{ source, hasUser }, weight] as const),
+  );
   const times = occurrenceTimes(random, options);
 
   const db = new Database(databasePath);
@@ -219,7 +222,10 @@ function cellValue(random: Random): unknown {
 
 /** Picks items[k] with weight 1/(k+1). */
 function zipf<T>(random: Random, items: T[]): () => T {
-  return weighted(random, items.map((item, k) => [item, 1 / (k + 1)] as const));
+  return weighted(
+    random,
+    items.map((item, k) => [item, 1 / (k + 1)] as const),
+  );
 }
 
 function weighted<T>(random: Random, options: ReadonlyArray<readonly [T, number]>): () => T {

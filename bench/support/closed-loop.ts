@@ -30,7 +30,15 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRun
 }
 
 function runClient(options: ClosedLoopOptions, pathsFile: string): Promise<LoadRun> {
-  const args = ['--import', 'tsx', CLIENT_SCRIPT, options.url, String(options.connections), String(options.warmUpSeconds), String(options.seconds)];
+  const args = [
+    '--import',
+    'tsx',
+    CLIENT_SCRIPT,
+    options.url,
+    String(options.connections),
+    String(options.warmUpSeconds),
+    String(options.seconds),
+  ];
   const child = spawn(process.execPath, args, {
     env: {
       ...process.env,

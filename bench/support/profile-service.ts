@@ -32,7 +32,16 @@ export async function profileService(
     const onMeasuring = () => {
       from = monotonicMicros();
     };
-    load = await runLoad({ url: `${service.url}${path}`, apiKey, connections, acceptEncoding, serverPid: service.pid, warmUpSeconds: 2, seconds, onMeasuring });
+    load = await runLoad({
+      url: `${service.url}${path}`,
+      apiKey,
+      connections,
+      acceptEncoding,
+      serverPid: service.pid,
+      warmUpSeconds: 2,
+      seconds,
+      onMeasuring,
+    });
     window = [from, monotonicMicros()];
   } finally {
     // The profile is written when the process exits.

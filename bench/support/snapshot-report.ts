@@ -25,7 +25,19 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
   return {
     title,
     headers: [
-      ...['request', 'load generator', 'clients', 'p50', 'p90', 'p99', 'max', 'req/s', 'JSON body', 'on the wire (per response)', 'errors / non-2xx'],
+      ...[
+        'request',
+        'load generator',
+        'clients',
+        'p50',
+        'p90',
+        'p99',
+        'max',
+        'req/s',
+        'JSON body',
+        'on the wire (per response)',
+        'errors / non-2xx',
+      ],
       ...['server RSS (peak)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
     ],
     rows: measured.map(({ scenario, bodyBytes, load }) => [
@@ -89,7 +101,11 @@ export function profileTable({ categories, load }: ServiceProfile): ReportTable 
     title: `Snapshot history: the server's main thread per limit=365 request (V8 CPU profile, ${count(load.completed)} requests)`,
     headers: ['where', 'per request', 'share of busy time'],
     rows: [
-      ...categories.map((c) => [c.category, ms(c.ms / load.completed), c.category === 'idle' ? '—' : `${((c.ms / busy) * 100).toFixed(1)} %`]),
+      ...categories.map((c) => [
+        c.category,
+        ms(c.ms / load.completed),
+        c.category === 'idle' ? '—' : `${((c.ms / busy) * 100).toFixed(1)} %`,
+      ]),
       ['busy in total', ms(busy / load.completed), '100 %'],
       ['for comparison: server CPU, user + sys (/proc)', cpuPerRequest(load), '—'],
     ],

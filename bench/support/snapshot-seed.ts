@@ -35,7 +35,12 @@ export async function seedSnapshotHistory(running: RunningServer, apiKey: string
   for (let day = 0; day < options.days; day++) {
     const start = firstDay + day * DAY_MS;
     const date = new Date(start).toISOString().slice(0, 10);
-    await services.snapshots.record(base.id, date, growth.map((table) => table.on(day)), new Date(start + 2 * 3_600_000));
+    await services.snapshots.record(
+      base.id,
+      date,
+      growth.map((table) => table.on(day)),
+      new Date(start + 2 * 3_600_000),
+    );
   }
   return { accountId: account.id, usageBaseId: base.id, days: options.days };
 }

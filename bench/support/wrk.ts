@@ -17,7 +17,12 @@ export function wrkAvailable(): boolean {
 export function runWrk(options: LoadRequest): Promise<LoadRun> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', REPORT_SCRIPT, options.url];
   const child = spawn('wrk', args, {
-    env: { ...process.env, WRK_AUTHORIZATION: options.authorization, WRK_ACCEPT_ENCODING: options.acceptEncoding, WRK_BODY: options.body ?? '' },
+    env: {
+      ...process.env,
+      WRK_AUTHORIZATION: options.authorization,
+      WRK_ACCEPT_ENCODING: options.acceptEncoding,
+      WRK_BODY: options.body ?? '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let clientCpu: CpuTimes = { userMs: 0, systemMs: 0 };
@@ -34,7 +39,10 @@ export function runWrk(options: LoadRequest): Promise<LoadRun> {
       clearInterval(sampler);
       const line = /^WRK_RESULT (.+)$/m.exec(stdout);
       if (code !== 0 || !line) return reject(new Error(`wrk exited with ${code}: ${stderr || stdout}`));
-      const r = JSON.parse(line[1]) as Record<'requests' | 'durationUs' | 'bytes' | 'errors' | 'non2xx' | 'p50' | 'p90' | 'p99' | 'max', number>;
+      const r = JSON.parse(line[1]) as Record<
+        'requests' | 'durationUs' | 'bytes' | 'errors' | 'non2xx' | 'p50' | 'p90' | 'p99' | 'max',
+        number
+      >;
       resolve({
         p50: r.p50 / 1000,
         p90: r.p90 / 1000,

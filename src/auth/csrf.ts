@@ -24,7 +24,8 @@ export function requireCsrfToken() {
       // A GraphQL query sent by POST (as Apollo Client does) reads like a GET: nothing to forge.
       (req.method === 'POST' && isGraphqlRead(req.path, req.body));
     if (allowed) next();
-    else next(new AppError('csrf_failed', 'This write is authenticated by the session cookie: send the session’s csrfToken in X-CSRF-Token'));
+    else
+      next(new AppError('csrf_failed', 'This write is authenticated by the session cookie: send the session’s csrfToken in X-CSRF-Token'));
   };
 }
 

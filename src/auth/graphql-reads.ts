@@ -17,8 +17,10 @@ export function isGraphqlRead(path: string, body: unknown): boolean {
   }
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const chosen =
-    typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName)
-    : operations.length === 1 ? operations[0]
-    : undefined;
+    typeof operationName === 'string'
+      ? operations.find((o) => o.name?.value === operationName)
+      : operations.length === 1
+        ? operations[0]
+        : undefined;
   return chosen?.operation === 'query';
 }

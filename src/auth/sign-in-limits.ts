@@ -40,7 +40,13 @@ export function signInLimits(
   devices: DeviceCookies,
   storeFor: (prefix: string) => Store | undefined = () => undefined,
 ): { perIp: RequestHandler; signIn: RequestHandler[] } {
-  const common = { windowMs: WINDOW_MS, skipSuccessfulRequests: true, standardHeaders: false, legacyHeaders: false, handler: refuse } as const;
+  const common = {
+    windowMs: WINDOW_MS,
+    skipSuccessfulRequests: true,
+    standardHeaders: false,
+    legacyHeaders: false,
+    handler: refuse,
+  } as const;
   const deviceOf = (req: Request) => {
     const email = emailOf(req);
     return email === undefined ? undefined : devices.deviceFor(req, email);

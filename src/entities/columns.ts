@@ -23,4 +23,9 @@ export const timestampColumn = (name: string, nullable = false): ColumnOptions =
   nullable,
   transformer: isoTimestamp,
 });
-export const bigintColumn = (name: string, nullable = false): ColumnOptions => ({ name, type: 'bigint', nullable, transformer: bigintNumber });
+export const bigintColumn = (name: string, nullable = false): ColumnOptions => ({
+  name,
+  type: 'bigint',
+  nullable,
+  transformer: bigintNumber,
+});

@@ -22,7 +22,18 @@ import { Webhook } from './webhook.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
-export { Account, ApiKey, ChangeEntry, ChangeEntryField, ChangeOutbox, MonitoringConfig, UpstreamWatch, UsageBase, UsageRun, UsageSnapshot };
+export {
+  Account,
+  ApiKey,
+  ChangeEntry,
+  ChangeEntryField,
+  ChangeOutbox,
+  MonitoringConfig,
+  UpstreamWatch,
+  UsageBase,
+  UsageRun,
+  UsageSnapshot,
+};
 export { OAuthState, UpstreamApiCall, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
 export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
 export { DeploymentKey, MonitoringConfigClaim };

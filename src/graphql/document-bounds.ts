@@ -17,7 +17,8 @@ export function checkDocument(source: string, bounds: DocumentBounds): { documen
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > bounds.maxBytes) return { error: boundsError(`The query is ${bytes} bytes long; at most ${bounds.maxBytes} are allowed`) };
   const scanned = scanTokens(source, bounds.maxTokens);
-  if (scanned.tooManyTokens) return { error: boundsError(`The query has more than ${bounds.maxTokens} tokens; at most ${bounds.maxTokens} are allowed`) };
+  if (scanned.tooManyTokens)
+    return { error: boundsError(`The query has more than ${bounds.maxTokens} tokens; at most ${bounds.maxTokens} are allowed`) };
   if (scanned.error) return { error: scanned.error };
   let document: DocumentNode;
   try {
@@ -32,7 +33,8 @@ export function checkDocument(source: string, bounds: DocumentBounds): { documen
     Field: (node) => void (node.alias && aliases++),
     FragmentSpread: () => void spreads++,
   });
-  if (aliases > bounds.maxAliases) return { error: boundsError(`The query has ${aliases} aliases; at most ${bounds.maxAliases} are allowed`) };
+  if (aliases > bounds.maxAliases)
+    return { error: boundsError(`The query has ${aliases} aliases; at most ${bounds.maxAliases} are allowed`) };
   if (spreads > bounds.maxFragmentSpreads) {
     return { error: boundsError(`The query has ${spreads} fragment spreads; at most ${bounds.maxFragmentSpreads} are allowed`) };
   }
@@ -44,7 +46,10 @@ type Operations = ReadonlyArray<{ name: string | undefined; type: OperationTypeN
 
 /** Verdicts by query text, so a query sent again is not parsed twice (Apollo keeps its own parsed copy). */
 export class DocumentGuard {
-  private readonly verdicts = new LRUCache<string, GraphQLError | Operations>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_v, key) => key.length || 1 });
+  private readonly verdicts = new LRUCache<string, GraphQLError | Operations>({
+    maxSize: 8 * 1024 * 1024,
+    sizeCalculation: (_v, key) => key.length || 1,
+  });
 
   constructor(private readonly bounds: DocumentBounds) {}
 

@@ -44,7 +44,10 @@ export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) 
  */
 export function createErrorFormatter(logger: Logger): ErrorFormatter {
   return (formatted, error) => {
-    const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+    const where = {
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      ...(formatted.path ? { path: formatted.path } : {}),
+    };
     const original = unwrapResolverError(error);
     if (isAppError(original)) {
       if (original.logContext) logger.warn({ ...original.logContext, code: original.code }, original.message);
@@ -58,7 +61,11 @@ export function createErrorFormatter(logger: Logger): ErrorFormatter {
       return { message: requestErrorMessage(formatted.message), ...where, extensions: { code: 'invalid_request' } };
     }
     if (isCodelessClientError(error)) {
-      return { message: CODELESS_REQUEST_ERRORS[formatted.message] ?? formatted.message, ...where, extensions: { code: 'invalid_request' } };
+      return {
+        message: CODELESS_REQUEST_ERRORS[formatted.message] ?? formatted.message,
+        ...where,
+        extensions: { code: 'invalid_request' },
+      };
     }
     logger.error({ err: safeError(original), path: formatted.path }, 'GraphQL operation failed');
     return { message: 'Internal server error', ...where, extensions: { code: 'internal' } };

@@ -41,7 +41,8 @@ export async function redisEventRelay(hub: EventHub, publisher: Redis, subscribe
   return {
     local: false,
     // At most once, as pub/sub is: a subscriber that was disconnected catches up by querying (the audit log is kept).
-    publish: (topic, id, payload) => void publisher.publish(channel, JSON.stringify({ topic, id, payload } satisfies Message)).catch(() => undefined),
+    publish: (topic, id, payload) =>
+      void publisher.publish(channel, JSON.stringify({ topic, id, payload } satisfies Message)).catch(() => undefined),
     close: async () => {
       await subscriber.unsubscribe(channel).catch(() => undefined);
     },

@@ -47,7 +47,13 @@ interface GatewayDeps {
 }
 
 /** GraphQL over the same services as REST (CONTRACT §6). */
-export async function createGraphqlGateway({ config, services, logger, eventRelay = async (hub) => localEventRelay(hub), budget }: GatewayDeps): Promise<GraphqlGateway> {
+export async function createGraphqlGateway({
+  config,
+  services,
+  logger,
+  eventRelay = async (hub) => localEventRelay(hub),
+  budget,
+}: GatewayDeps): Promise<GraphqlGateway> {
   const events = new EventHub();
   const relay = await eventRelay(events);
   const stopFeeding = services.snapshots.onRecorded((event) => relay.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));

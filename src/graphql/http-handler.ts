@@ -64,7 +64,8 @@ function jsonParametersOf(search: string): Record<string, unknown> {
   return parsed;
 }
 
-const refuse = (res: Response, error: GraphQLError) => void res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'invalid_request' } }] });
+const refuse = (res: Response, error: GraphQLError) =>
+  void res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'invalid_request' } }] });
 
 function headersOf(req: Request): HeaderMap {
   const headers = new HeaderMap();

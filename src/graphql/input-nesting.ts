@@ -21,7 +21,9 @@ export const MAX_SELECTION_NESTING = 128;
 export function parameterNestingError(parameters: unknown): GraphQLError | undefined {
   // The parameters object is one level above `variables`.
   return nestsDeeperThan(parameters, MAX_INPUT_NESTING + 1)
-    ? nestingError(`Variables and extensions nest lists and objects more than ${MAX_INPUT_NESTING} levels deep; at most ${MAX_INPUT_NESTING} are allowed`)
+    ? nestingError(
+        `Variables and extensions nest lists and objects more than ${MAX_INPUT_NESTING} levels deep; at most ${MAX_INPUT_NESTING} are allowed`,
+      )
     : undefined;
 }
 
@@ -79,10 +81,18 @@ export function scanTokens(source: string, maxTokens: number): TokenScan {
           break;
       }
       if (valueDepth > MAX_INPUT_NESTING) {
-        return { error: nestingError(`The query nests lists and objects in argument values more than ${MAX_INPUT_NESTING} levels deep; at most ${MAX_INPUT_NESTING} are allowed`) };
+        return {
+          error: nestingError(
+            `The query nests lists and objects in argument values more than ${MAX_INPUT_NESTING} levels deep; at most ${MAX_INPUT_NESTING} are allowed`,
+          ),
+        };
       }
       if (selectionDepth > MAX_SELECTION_NESTING) {
-        return { error: nestingError(`The query nests selection sets more than ${MAX_SELECTION_NESTING} levels deep; at most ${MAX_SELECTION_NESTING} are allowed`) };
+        return {
+          error: nestingError(
+            `The query nests selection sets more than ${MAX_SELECTION_NESTING} levels deep; at most ${MAX_SELECTION_NESTING} are allowed`,
+          ),
+        };
       }
     }
   } catch {

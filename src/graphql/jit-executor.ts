@@ -1,5 +1,13 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  execute,
+  getVariableValues,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
@@ -60,7 +68,11 @@ export class JitExecutor {
 function withGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
   if (!result.errors) return result;
   const errors = result.errors.map((error) => {
-    const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined, extensions: error.extensions });
+    const copy = new GraphQLError(error.message, {
+      path: error.path,
+      originalError: error.originalError ?? undefined,
+      extensions: error.extensions,
+    });
     (copy as { locations?: GraphQLError['locations'] }).locations = error.locations;
     return copy;
   });
@@ -74,7 +86,14 @@ function withGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
 export function jitExecutionGateway(schema: GraphQLSchema, executor: JitExecutor): Gateway {
   const run: GatewayExecutor = ({ document, operation, request, context }) =>
     Promise.resolve(
-      executor.execute({ document, operation, source: request.query, operationName: request.operationName, variables: request.variables, context }),
+      executor.execute({
+        document,
+        operation,
+        source: request.query,
+        operationName: request.operationName,
+        variables: request.variables,
+        context,
+      }),
     );
   return {
     onSchemaLoadOrUpdate(callback) {

@@ -56,15 +56,16 @@ export function checkLimits(operation: OperationToCheck, limits: OperationLimits
   return verdict;
 }
 
-function measureLimits({ schema, document, variables, operationName }: OperationToCheck, limits: OperationLimits): GraphQLError | undefined {
+function measureLimits(
+  { schema, document, variables, operationName }: OperationToCheck,
+  limits: OperationLimits,
+): GraphQLError | undefined {
   // No operation to run (a name the document lacks, several and none named) or variables that do not fit their
   // definitions: graphql-js refuses to run it, with its own messages and locations, before anything executes.
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );
   const depth = depthOf(operation.selectionSet, { fragments, depths: new Map(), visiting: new Set() });
   if (depth > limits.maxDepth) return limitError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`);
@@ -138,5 +139,4 @@ function fragmentDepth(name: string, scope: DepthScope): number {
   return depth;
 }
 
-const limitError = (message: string) =>
-  new GraphQLError(message, { extensions: { code: 'invalid_request', http: { status: 400 } } });
+const limitError = (message: string) => new GraphQLError(message, { extensions: { code: 'invalid_request', http: { status: 400 } } });

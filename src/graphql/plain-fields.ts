@@ -22,7 +22,9 @@ export function dropPlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
       // A property declared as a Promise (a connection's totalCount getter) is awaited by its resolver: graphql-jit
       // reads a resolver-less leaf as a value.
       if (Reflect.getMetadata('design:type', declared.target.prototype, declared.name) === Promise) continue;
-      const resolved = storage.fieldResolvers.some((resolver) => resolver.getObjectType?.() === declared.target && resolver.methodName === declared.name);
+      const resolved = storage.fieldResolvers.some(
+        (resolver) => resolver.getObjectType?.() === declared.target && resolver.methodName === declared.name,
+      );
       if (!resolved) field.resolve = undefined;
     }
   }
@@ -33,8 +35,14 @@ export function dropPlainFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
 function inheritedFields(target: object, interfaceClasses: object[]) {
   const storage = getMetadataStorage();
   const ancestors = new Set<unknown>(interfaceClasses);
-  for (let parent: unknown = Object.getPrototypeOf(target); parent && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
+  for (
+    let parent: unknown = Object.getPrototypeOf(target);
+    parent && parent !== Function.prototype;
+    parent = Object.getPrototypeOf(parent)
+  ) {
     ancestors.add(parent);
   }
-  return [...storage.objectTypes, ...storage.interfaceTypes].filter((meta) => ancestors.has(meta.target)).flatMap((meta) => meta.fields ?? []);
+  return [...storage.objectTypes, ...storage.interfaceTypes]
+    .filter((meta) => ancestors.has(meta.target))
+    .flatMap((meta) => meta.fields ?? []);
 }

@@ -59,7 +59,10 @@ export class SocketAccess {
     const { maxSocketsPerAccount } = this.options;
     const held = this.perAccount.get(account.id) ?? 0;
     if (held >= maxSocketsPerAccount) {
-      socket.close(TOO_MANY_SOCKETS_CLOSE, `Too many open sockets for this account: at most ${maxSocketsPerAccount} (GRAPHQL_MAX_SOCKETS_PER_ACCOUNT)`);
+      socket.close(
+        TOO_MANY_SOCKETS_CLOSE,
+        `Too many open sockets for this account: at most ${maxSocketsPerAccount} (GRAPHQL_MAX_SOCKETS_PER_ACCOUNT)`,
+      );
       return false;
     }
     this.perAccount.set(account.id, held + 1);

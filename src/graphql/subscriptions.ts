@@ -93,8 +93,7 @@ export function serveSubscriptions(server: Server, options: Options): Subscripti
           contextValue: createContext(services, events, ctx.extra.account),
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map(toFormatted) } : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(toFormatted) } : undefined),
       onError: (_ctx, _id, _payload, errors) => errors.map(toFormatted),
     },
     sockets,

@@ -15,9 +15,19 @@ const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: Erro
     code: 'payload_too_large',
     message: 'Chunk extensions are too long',
   },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'invalid_request', message: 'The request took too long to arrive' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'invalid_request',
+    message: 'The request took too long to arrive',
+  },
 };
-const MALFORMED = { status: ERROR_STATUS.invalid_request, reason: 'Bad Request', code: 'invalid_request' as const, message: 'Malformed HTTP request' };
+const MALFORMED = {
+  status: ERROR_STATUS.invalid_request,
+  reason: 'Bad Request',
+  code: 'invalid_request' as const,
+  message: 'Malformed HTTP request',
+};
 
 /** The server's `clientError` listener: one JSON answer, then the connection is closed (the parser cannot go on). */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {

@@ -28,14 +28,18 @@ function toAppError(error: unknown, logger: Logger): AppError {
   const parserError = error as BodyParserError;
   if (parserError?.type === INVALID_UTF8) return new AppError('invalid_request', 'Request body is not valid UTF-8');
   if (parserError?.type === 'entity.parse.failed') {
-    return new AppError('invalid_request', isJson(parserError.body) ? 'The request body must be a JSON object' : 'Malformed JSON in request body');
+    return new AppError(
+      'invalid_request',
+      isJson(parserError.body) ? 'The request body must be a JSON object' : 'Malformed JSON in request body',
+    );
   }
   if (parserError?.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body exceeds 1 MiB');
   if (parserError?.type?.startsWith('encoding.') || parserError?.type === 'charset.unsupported') {
     return new AppError('invalid_request', 'Unsupported request body encoding');
   }
   // The router's decoding of a path parameter.
-  if (error instanceof URIError && parserError.status === 400) return new AppError('invalid_request', 'The URL path is not valid percent-encoding');
+  if (error instanceof URIError && parserError.status === 400)
+    return new AppError('invalid_request', 'The URL path is not valid percent-encoding');
   if (parserError?.status === 400) return new AppError('invalid_request', 'Malformed request');
   logger.error({ err: safeError(error) }, 'unhandled error');
   return new AppError('internal', 'Internal server error');
@@ -47,7 +51,8 @@ function toAppError(error: unknown, logger: Logger): AppError {
  * which its clients read, whatever stopped it (body too large, malformed, budget spent, shutting down).
  */
 export function renderError(error: AppError, res: Response): void {
-  if (error.retryAfterSeconds !== undefined && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(Math.ceil(error.retryAfterSeconds)));
+  if (error.retryAfterSeconds !== undefined && !res.hasHeader('Retry-After'))
+    res.setHeader('Retry-After', String(Math.ceil(error.retryAfterSeconds)));
   res.status(error.status);
   if (res.req.path === '/graphql') return void res.json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
   res.json({ message: error.message, code: error.code });
@@ -66,7 +71,8 @@ export function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding
 export const invalidUtf8Error = () => Object.assign(new Error('invalid UTF-8'), { type: INVALID_UTF8 });
 
 /** What body-parser's strict JSON parser fails with: its `body` tells malformed JSON from a top level that is not an object. */
-export const jsonParseError = (text: string) => Object.assign(new Error('invalid JSON body'), { type: 'entity.parse.failed', status: 400, body: text });
+export const jsonParseError = (text: string) =>
+  Object.assign(new Error('invalid JSON body'), { type: 'entity.parse.failed', status: 400, body: text });
 
 export function errorHandler(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {

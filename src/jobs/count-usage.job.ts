@@ -16,12 +16,7 @@ export interface CountUsageJobOptions {
  * Agenda repeat interval; a failed count is retried with backoff, and after the last retry the job waits for the
  * next day.
  */
-export function defineCountUsageJob(
-  agenda: Agenda,
-  schedule: UsageScheduleService,
-  logger: Logger,
-  options: CountUsageJobOptions,
-): void {
+export function defineCountUsageJob(agenda: Agenda, schedule: UsageScheduleService, logger: Logger, options: CountUsageJobOptions): void {
   agenda.define<CountUsageJobData>(
     COUNT_USAGE_JOB,
     async (job) => {

@@ -7,9 +7,7 @@ export class Initial1763712000000 implements MigrationInterface {
   name = 'Initial1763712000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.createTable(
-      new Table({ name: 'account', columns: [id('id', true), text('name', 255), timestamp('created_at')] }),
-    );
+    await queryRunner.createTable(new Table({ name: 'account', columns: [id('id', true), text('name', 255), timestamp('created_at')] }));
     await queryRunner.createTable(
       new Table({
         name: 'api_key',
@@ -44,9 +42,7 @@ export class Initial1763712000000 implements MigrationInterface {
           timestamp('count_lock_until', true),
           { name: 'snapshot_version', type: 'integer', default: 0 },
         ],
-        indices: [
-          new TableIndex({ name: 'uq_usage_base_account_base', columnNames: ['account_id', 'base_id'], isUnique: true }),
-        ],
+        indices: [new TableIndex({ name: 'uq_usage_base_account_base', columnNames: ['account_id', 'base_id'], isUnique: true })],
         foreignKeys: [cascadeTo('account', 'account_id')],
       }),
     );
@@ -64,9 +60,7 @@ export class Initial1763712000000 implements MigrationInterface {
           { name: 'tables_json', type: 'text' },
           timestamp('counted_at'),
         ],
-        indices: [
-          new TableIndex({ name: 'uq_usage_snapshot_base_date', columnNames: ['usage_base_id', 'date'], isUnique: true }),
-        ],
+        indices: [new TableIndex({ name: 'uq_usage_snapshot_base_date', columnNames: ['usage_base_id', 'date'], isUnique: true })],
         foreignKeys: [cascadeTo('usage_base', 'usage_base_id')],
       }),
     );

@@ -46,9 +46,7 @@ export class AgendaJobs1763800000000 implements MigrationInterface {
     await queryRunner.query('CREATE INDEX idx_agenda_job_next ON agenda_job (name, next_run_at, priority DESC)');
     // The per-base jobs are made unique on `data.usageBaseId`; TypeORM's schema API has no expression indexes.
     const expression =
-      queryRunner.connection.options.type === 'postgres'
-        ? `((data::jsonb ->> 'usageBaseId'))`
-        : `json_extract(data, '$.usageBaseId')`;
+      queryRunner.connection.options.type === 'postgres' ? `((data::jsonb ->> 'usageBaseId'))` : `json_extract(data, '$.usageBaseId')`;
     await queryRunner.query(`CREATE INDEX idx_agenda_job_usage_base ON agenda_job (name, ${expression})`);
 
     await queryRunner.createTable(

@@ -94,8 +94,7 @@ export class AuditLog1764000000000 implements MigrationInterface {
           new TableIndex({ name: 'uq_change_entry_position', columnNames: ['config_id', 'position'], isUnique: true }),
           new TableIndex({ name: 'ix_change_entry_time', columnNames: ['config_id', 'occurred_at', 'id'] }),
           ...FILTERED_COLUMNS.map(
-            (column) =>
-              new TableIndex({ name: `ix_change_entry_${column}`, columnNames: ['config_id', column, 'occurred_at', 'id'] }),
+            (column) => new TableIndex({ name: `ix_change_entry_${column}`, columnNames: ['config_id', column, 'occurred_at', 'id'] }),
           ),
           // Retention deletes by age across all configs.
           new TableIndex({ name: 'ix_change_entry_occurred', columnNames: ['occurred_at'] }),

@@ -3,7 +3,13 @@ import { id, text, timestamp } from './columns.js';
 
 const integer = (name: string, isNullable = false) => ({ name, type: 'integer', isNullable });
 const boolean = (name: string) => ({ name, type: 'boolean', isNullable: false });
-const increment = (name: string) => ({ name, type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const });
+const increment = (name: string) => ({
+  name,
+  type: 'integer',
+  isPrimary: true,
+  isGenerated: true,
+  generationStrategy: 'increment' as const,
+});
 const cascadeTo = (table: string, column: string, referenced = 'id') =>
   new TableForeignKey({ columnNames: [column], referencedTableName: table, referencedColumnNames: [referenced], onDelete: 'CASCADE' });
 const PENDING = `"status" = 'pending'`;

@@ -16,7 +16,10 @@ export class OneWatchPerBase1764500000000 implements MigrationInterface {
            AND (older.created_at < upstream_watch.created_at OR (older.created_at = upstream_watch.created_at AND older.id < upstream_watch.id)))`,
     );
     await queryRunner.dropIndex('upstream_watch', 'uq_upstream_watch_account_base');
-    await queryRunner.createIndex('upstream_watch', new TableIndex({ name: 'uq_upstream_watch_base', columnNames: ['base_id'], isUnique: true }));
+    await queryRunner.createIndex(
+      'upstream_watch',
+      new TableIndex({ name: 'uq_upstream_watch_base', columnNames: ['base_id'], isUnique: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -18,7 +18,12 @@ export class UsageBaseLimits1764800000000 implements MigrationInterface {
           timestamp('updated_at'),
         ],
         foreignKeys: [
-          new TableForeignKey({ columnNames: ['usage_base_id'], referencedTableName: 'usage_base', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            columnNames: ['usage_base_id'],
+            referencedTableName: 'usage_base',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );

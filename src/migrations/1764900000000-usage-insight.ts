@@ -31,7 +31,12 @@ export class UsageInsight1764900000000 implements MigrationInterface {
           new TableIndex({ name: 'ix_usage_alert_base', columnNames: ['account_id', 'base_id', 'seq'] }),
         ],
         foreignKeys: [
-          new TableForeignKey({ columnNames: ['usage_base_id'], referencedTableName: 'usage_base', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            columnNames: ['usage_base_id'],
+            referencedTableName: 'usage_base',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
@@ -46,7 +51,10 @@ export class UsageInsight1764900000000 implements MigrationInterface {
     await queryRunner.addColumn('upstream_watch', new TableColumn(timestamp('continuous_since', true)));
     // When changes of the base were last left out of the config's log (its account paused, the base missing).
     await queryRunner.addColumn('monitoring_config', new TableColumn(timestamp('log_gap_at', true)));
-    await queryRunner.createIndex('usage_alert', new TableIndex({ name: 'ix_usage_alert_usage_base', columnNames: ['usage_base_id', 'seq'] }));
+    await queryRunner.createIndex(
+      'usage_alert',
+      new TableIndex({ name: 'ix_usage_alert_usage_base', columnNames: ['usage_base_id', 'seq'] }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -2,7 +2,11 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ChangeEntry } from '../entities/index.js';
 
 /** The oldest `limit` change entries that occurred before `cutoff` (ISO text), with their config. */
-export function changeEntriesBefore(dataSource: DataSource, cutoff: string, limit: number): Promise<Array<{ id: number; configId: string }>> {
+export function changeEntriesBefore(
+  dataSource: DataSource,
+  cutoff: string,
+  limit: number,
+): Promise<Array<{ id: number; configId: string }>> {
   return dataSource
     .createQueryBuilder()
     .select('e.id', 'id')
@@ -25,7 +29,12 @@ export async function deleteChangeEntries(manager: EntityManager, ids: number[])
  * Inserts the entries of one config in multi-row chunks and sets each one's generated id, read back by (config,
  * position), which is unique: one round trip per chunk on SQLite, where TypeORM cannot use RETURNING.
  */
-export async function insertChangeEntries(manager: EntityManager, configId: string, entries: ChangeEntry[], chunkSize: number): Promise<void> {
+export async function insertChangeEntries(
+  manager: EntityManager,
+  configId: string,
+  entries: ChangeEntry[],
+  chunkSize: number,
+): Promise<void> {
   for (let i = 0; i < entries.length; i += chunkSize) {
     const chunk = entries.slice(i, i + chunkSize);
     await manager.createQueryBuilder().insert().into(ChangeEntry).values(chunk).updateEntity(false).execute();

@@ -42,7 +42,11 @@ export async function rescheduleOutboxRows(
 }
 
 /** Moves the config's unclaimed rows due before `retry.nextAttemptAt` to that retry. */
-export async function joinOutboxRetry(dataSource: DataSource, configId: string, retry: { attempts: number; nextAttemptAt: Date }): Promise<void> {
+export async function joinOutboxRetry(
+  dataSource: DataSource,
+  configId: string,
+  retry: { attempts: number; nextAttemptAt: Date },
+): Promise<void> {
   await dataSource
     .createQueryBuilder()
     .update(ChangeOutbox)

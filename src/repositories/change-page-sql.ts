@@ -73,7 +73,14 @@ const SELECTED = CHANGE_COLUMNS.map((column) => `e.${column}`).join(', ');
  * has no statistics unless ANALYZE ran and, given a day range, prefers the time index whatever the filter, so there
  * the leading index is also named (INDEXED BY); PostgreSQL's planner has its histograms.
  */
-export function pageSql(dataSource: DataSource, configId: string, filters: ChangeFilters, lead: PageLead, limit: number, order: PageOrder = 'desc'): Sql {
+export function pageSql(
+  dataSource: DataSource,
+  configId: string,
+  filters: ChangeFilters,
+  lead: PageLead,
+  limit: number,
+  order: PageOrder = 'desc',
+): Sql {
   const sql = new SqlBuilder(dataSource.driver);
   return sql.done(pageText(sql, { configId, filters, lead, limit, order }, SELECTED));
 }
@@ -93,7 +100,9 @@ export function entriesSql(dataSource: DataSource, configId: string, ids: number
   const sql = new SqlBuilder(dataSource.driver);
   // Parameters in text order: SQLite's `?` are positional.
   const config = sql.param(configId);
-  return sql.done(`SELECT ${SELECTED} FROM change_entry e WHERE e.config_id = ${config} AND e.id IN (${ids.map((id) => sql.param(id)).join(', ')})`);
+  return sql.done(
+    `SELECT ${SELECTED} FROM change_entry e WHERE e.config_id = ${config} AND e.id IN (${ids.map((id) => sql.param(id)).join(', ')})`,
+  );
 }
 
 function pageText(sql: SqlBuilder, { configId, filters, lead, limit, order }: PageSpec, columns: string): string {
@@ -128,9 +137,7 @@ function matching(sql: SqlBuilder, configId: string, filters: ChangeFilters, lea
     where.push(name === lead ? `e.${column} = ${sql.param(value)}` : `e.${column} || '' = ${sql.param(value)}`);
   }
   if (filters.fieldId !== undefined && !byField) {
-    where.push(
-      `EXISTS (SELECT 1 FROM change_entry_field x WHERE x.entry_id = e.id AND x.field_id = ${sql.param(filters.fieldId)})`,
-    );
+    where.push(`EXISTS (SELECT 1 FROM change_entry_field x WHERE x.entry_id = e.id AND x.field_id = ${sql.param(filters.fieldId)})`);
   }
   where.push(...bounds(sql, filters, time, id));
   const from = byField

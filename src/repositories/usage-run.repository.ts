@@ -16,11 +16,14 @@ export async function takeOverRun(
     .createQueryBuilder()
     .update()
     .set({ id: run.id, status: 'running', startedAt: run.startedAt, finishedAt: null, error: null })
-    .where("usage_base_id = :usageBaseId AND local_day = :localDay AND (status = 'failed' OR (status = 'running' AND started_at < :staleBefore))", {
-      usageBaseId,
-      localDay,
-      staleBefore,
-    })
+    .where(
+      "usage_base_id = :usageBaseId AND local_day = :localDay AND (status = 'failed' OR (status = 'running' AND started_at < :staleBefore))",
+      {
+        usageBaseId,
+        localDay,
+        staleBefore,
+      },
+    )
     .execute();
   return taken.affected === 1;
 }

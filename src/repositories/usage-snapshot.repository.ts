@@ -36,7 +36,10 @@ export function snapshotRowsOf(
 }
 
 /** The newest day of each of these bases, in one query. */
-export function latestSnapshotRows(dataSource: DataSource, usageBaseIds: string[]): Promise<Array<SnapshotRow & { usage_base_id: string }>> {
+export function latestSnapshotRows(
+  dataSource: DataSource,
+  usageBaseIds: string[],
+): Promise<Array<SnapshotRow & { usage_base_id: string }>> {
   return snapshotRows(dataSource)
     .addSelect('usage_base_id')
     .where('usage_base_id IN (:...ids)', { ids: usageBaseIds })
@@ -45,7 +48,11 @@ export function latestSnapshotRows(dataSource: DataSource, usageBaseIds: string[
 }
 
 /** How many days each of these bases has counted within `from`–`to` (inclusive), on the (base, date) index. */
-export async function countedDays(dataSource: DataSource, usageBaseIds: string[], bounds: { from?: string; to?: string }): Promise<Array<{ id: string; n: number }>> {
+export async function countedDays(
+  dataSource: DataSource,
+  usageBaseIds: string[],
+  bounds: { from?: string; to?: string },
+): Promise<Array<{ id: string; n: number }>> {
   const qb = dataSource
     .createQueryBuilder()
     .select('usage_base_id', 'id')

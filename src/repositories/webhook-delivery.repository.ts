@@ -3,7 +3,11 @@ import { WebhookDelivery, type WebhookDeliveryStatus } from '../entities/index.j
 import { runSql } from './run-sql.js';
 
 /** Logged deliveries per webhook (with `status` if given); webhooks without any are absent. */
-export async function deliveryCounts(dataSource: DataSource, webhookIds: string[], status?: WebhookDeliveryStatus): Promise<Array<{ id: string; n: number }>> {
+export async function deliveryCounts(
+  dataSource: DataSource,
+  webhookIds: string[],
+  status?: WebhookDeliveryStatus,
+): Promise<Array<{ id: string; n: number }>> {
   const qb = dataSource
     .createQueryBuilder()
     .select('webhook_id', 'id')
@@ -67,9 +71,16 @@ export async function clearFailingSince(manager: EntityManager, webhookIds: stri
 
 /** Sets the webhooks' failing-since to `now` where unset, and answers each one's failing-since. */
 export async function markFailingSince(manager: EntityManager, webhookIds: string[], now: string): Promise<Map<string, string>> {
-  await runSql(manager, 'UPDATE webhook SET failing_since = :now WHERE id IN (:...ids) AND failing_since IS NULL', { now, ids: webhookIds });
-  const rows = await runSql<Array<{ id: string; failing_since: string | null }>>(manager, 'SELECT id, failing_since FROM webhook WHERE id IN (:...ids)', {
+  await runSql(manager, 'UPDATE webhook SET failing_since = :now WHERE id IN (:...ids) AND failing_since IS NULL', {
+    now,
     ids: webhookIds,
   });
+  const rows = await runSql<Array<{ id: string; failing_since: string | null }>>(
+    manager,
+    'SELECT id, failing_since FROM webhook WHERE id IN (:...ids)',
+    {
+      ids: webhookIds,
+    },
+  );
   return new Map(rows.filter((r) => r.failing_since).map((r) => [r.id, r.failing_since!]));
 }

@@ -9,7 +9,10 @@ import { AirtableBaseType, AirtableTableType, toAirtableBaseType, toAirtableTabl
 @Resolver(() => AirtableBaseType)
 export class AirtableResolver {
   // Root fields read from the upstream are nullable: when it fails, the rest of the operation still answers.
-  @Query(() => [AirtableBaseType], { nullable: true, description: 'Bases of the connected upstream account; null (with an error) when the upstream could not be read' })
+  @Query(() => [AirtableBaseType], {
+    nullable: true,
+    description: 'Bases of the connected upstream account; null (with an error) when the upstream could not be read',
+  })
   async airtableBases(@Ctx() context: GraphqlContext): Promise<AirtableBaseType[]> {
     requireAccount(context);
     return (await context.loaders.airtableBases()).map(toAirtableBaseType);

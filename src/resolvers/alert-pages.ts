@@ -9,13 +9,19 @@ import { toUsageAlertType, type UsageAlertConnection } from './types/usage-alert
 export const ALERT_PAGE = 50;
 
 /** A forward page of the account's alerts, newest first, Relay style: each edge's cursor is the service's own. */
-export async function alertPage(context: GraphqlContext, args: { first?: number | null; after?: string | null }, filter: AlertFilter): Promise<UsageAlertConnection> {
+export async function alertPage(
+  context: GraphqlContext,
+  args: { first?: number | null; after?: string | null },
+  filter: AlertFilter,
+): Promise<UsageAlertConnection> {
   const account = requireAccount(context);
   const first = args.first ?? ALERT_PAGE;
   if (first < 0 || first > MAX_PAGE_SIZE) throw invalidRequest(`first must be between 0 and ${MAX_PAGE_SIZE}`);
   const alerts = context.services.usageAlerts;
   const page = await alerts.list(account.id, { ...filter, limit: Math.max(first, 1), cursor: args.after ?? undefined });
-  const edges = page.alerts.slice(0, first).map((alert) => ({ cursor: alerts.cursorAfter(account.id, alert), node: toUsageAlertType(alert) }));
+  const edges = page.alerts
+    .slice(0, first)
+    .map((alert) => ({ cursor: alerts.cursorAfter(account.id, alert), node: toUsageAlertType(alert) }));
   return {
     edges,
     nodes: edges.map((edge) => edge.node),
@@ -40,4 +46,3 @@ export class AlertPageArgs {
   @Field(() => String, { nullable: true, description: 'Only items after this cursor' })
   after?: string | null;
 }
-

@@ -17,7 +17,10 @@ const LIST_PAGE = 50;
 /** The account's API keys for the settings page: `viewer.apiKeys`, createApiKey, revokeApiKey. */
 @Resolver(() => AccountType)
 export class ApiKeyResolver {
-  @FieldResolver(() => ApiKeyConnection, { description: 'The account’s working API keys, oldest first', complexity: connectionCost(LIST_PAGE) })
+  @FieldResolver(() => ApiKeyConnection, {
+    description: 'The account’s working API keys, oldest first',
+    complexity: connectionCost(LIST_PAGE),
+  })
   async apiKeys(
     @Root() account: AccountType,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -28,7 +31,8 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => CreateApiKeyPayload, {
-    description: 'Make an API key for the caller’s account; the payload shows the key once. Refused with conflict past the account’s quota of working keys (MAX_API_KEYS_PER_ACCOUNT, default 50)',
+    description:
+      'Make an API key for the caller’s account; the payload shows the key once. Refused with conflict past the account’s quota of working keys (MAX_API_KEYS_PER_ACCOUNT, default 50)',
   })
   async createApiKey(
     @Arg('input', () => CreateApiKeyInput, { description: 'The key’s name' }) input: CreateApiKeyInput,

@@ -9,7 +9,11 @@ import { toChangeType, type ChangeType } from './types/change.type.js';
  * A config's logged changes as a keyset source, newest first like REST; the key is (occurredAt, id). A page without
  * cursors goes through the DataLoader, so the configs of a list share one statement.
  */
-export function changeSource(context: GraphqlContext, configId: string, filter: ChangeFilterQuery): KeysetSource<ChangeType, ChangePosition> {
+export function changeSource(
+  context: GraphqlContext,
+  configId: string,
+  filter: ChangeFilterQuery,
+): KeysetSource<ChangeType, ChangePosition> {
   const { changeQueries } = context.services;
   // The config was loaded (and access-checked) through the same loader earlier in the operation: no second query.
   // Its changes version names the service's cached pages.

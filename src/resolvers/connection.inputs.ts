@@ -15,7 +15,9 @@ export class StartAirtableOAuthPayload {
   @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => String, { description: 'The upstream’s authorize page (PKCE S256, single-use state): open it in a browser within 10 minutes' })
+  @Field(() => String, {
+    description: 'The upstream’s authorize page (PKCE S256, single-use state): open it in a browser within 10 minutes',
+  })
   authorizeUrl: string;
 }
 

@@ -33,7 +33,9 @@ export class ConnectionResolver {
   ): Promise<StartAirtableOAuthPayload> {
     const bindBrowser = context.bindOAuthBrowser;
     if (!bindBrowser) {
-      throw invalidRequest('startAirtableOAuth needs HTTP (POST /graphql): its answer gives the calling browser the cookie the OAuth callback checks');
+      throw invalidRequest(
+        'startAirtableOAuth needs HTTP (POST /graphql): its answer gives the calling browser the cookie the OAuth callback checks',
+      );
     }
     const { authorizeUrl, browserBinding } = await context.services.oauthFlow.start(requireAccount(context).id);
     bindBrowser(browserBinding);

@@ -66,11 +66,7 @@ export async function deliveryPage(
   };
 }
 
-const emptyPage = (
-  hasPreviousPage: boolean,
-  hasNextPage: boolean,
-  totalCount: () => Promise<number>,
-): Connection<WebhookDeliveryType> => ({
+const emptyPage = (hasPreviousPage: boolean, hasNextPage: boolean, totalCount: () => Promise<number>): Connection<WebhookDeliveryType> => ({
   edges: [],
   nodes: [],
   pageInfo: { hasNextPage, hasPreviousPage, startCursor: null, endCursor: null },

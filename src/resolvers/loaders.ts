@@ -86,7 +86,9 @@ export function createLoaders(services: Services, account: AccountSummary | unde
         await Promise.all(
           [...groups.entries()].map(async ([group, members]) => {
             const { filter, limit, end } = members[0];
-            const configs = [...new Map(members.map((key) => [key.configId, { id: key.configId, changesVersion: key.changesVersion }])).values()];
+            const configs = [
+              ...new Map(members.map((key) => [key.configId, { id: key.configId, changesVersion: key.changesVersion }])).values(),
+            ];
             const byConfig = await changeQueries.windows(configs, filter, { limit, end });
             for (const [configId, records] of byConfig) pages.set(`${configId}:${group}`, records);
           }),

@@ -7,7 +7,9 @@ import { MonitoringConfigType } from './types/monitoring-config.type.js';
 
 // Relay mutations: one `input` argument, a payload echoing clientMutationId. Values are checked by the REST schemas.
 
-@InputType('CreateMonitoringConfigInput', { description: 'A base to log and the Changes table to log it into (REST POST /monitoring-config body)' })
+@InputType('CreateMonitoringConfigInput', {
+  description: 'A base to log and the Changes table to log it into (REST POST /monitoring-config body)',
+})
 export class CreateMonitoringConfigInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
@@ -18,7 +20,10 @@ export class CreateMonitoringConfigInput {
   @Field(() => ID, { description: 'The upstream base that holds the Changes table (app…)' })
   monitoringBaseId: string;
 
-  @Field(() => String, { nullable: true, description: 'An existing table (tbl…) of the monitoring base to log into (it gets the columns it lacks); default: a new Changes table' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'An existing table (tbl…) of the monitoring base to log into (it gets the columns it lacks); default: a new Changes table',
+  })
   monitoringTableId?: string | null;
 
   @Field(() => MonitoringScopeEnum, { nullable: true, description: 'Which changes to log; default ALL' })
@@ -27,11 +32,16 @@ export class CreateMonitoringConfigInput {
   @Field(() => TimeZoneResolver, { nullable: true, description: 'The config’s time zone (IANA id or UTC); default UTC' })
   timezone?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The upstream workspace (wsp…), kept as given (the upstream API does not tell it); default ""' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The upstream workspace (wsp…), kept as given (the upstream API does not tell it); default ""',
+  })
   workspaceId?: string | null;
 }
 
-@InputType('UpdateMonitoringConfigInput', { description: 'What to change in a monitoring config (REST PATCH /monitoring-config/{id}); fields left out or null stay as they are' })
+@InputType('UpdateMonitoringConfigInput', {
+  description: 'What to change in a monitoring config (REST PATCH /monitoring-config/{id}); fields left out or null stay as they are',
+})
 export class UpdateMonitoringConfigInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
@@ -76,12 +86,17 @@ export class UpdateMonitoringConfigPayload {
   monitoringConfig: MonitoringConfigType;
 }
 
-@ObjectType('DeleteMonitoringConfigPayload', { description: 'What deleteMonitoringConfig removed: the config and its logged changes (the Changes table stays)' })
+@ObjectType('DeleteMonitoringConfigPayload', {
+  description: 'What deleteMonitoringConfig removed: the config and its logged changes (the Changes table stays)',
+})
 export class DeleteMonitoringConfigPayload {
   @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => ID, { description: 'Global id of the deleted monitoring config', deprecationReason: 'Use deletedId, which every delete payload has' })
+  @Field(() => ID, {
+    description: 'Global id of the deleted monitoring config',
+    deprecationReason: 'Use deletedId, which every delete payload has',
+  })
   deletedMonitoringConfigId: string;
 
   @Field(() => ID, { description: 'Global id of the deleted monitoring config, for Relay’s @deleteRecord' })

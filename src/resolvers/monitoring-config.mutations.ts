@@ -19,9 +19,12 @@ import { parseInput } from './validate-input.js';
 /** The REST writes of monitoring configs, with the same body schemas and error codes. */
 @Resolver()
 export class MonitoringConfigMutations {
-  @Mutation(() => CreateMonitoringConfigPayload, { description: 'Log a base’s changes into a Changes table (REST POST /monitoring-config)' })
+  @Mutation(() => CreateMonitoringConfigPayload, {
+    description: 'Log a base’s changes into a Changes table (REST POST /monitoring-config)',
+  })
   async createMonitoringConfig(
-    @Arg('input', () => CreateMonitoringConfigInput, { description: 'The base to log and where to log it' }) input: CreateMonitoringConfigInput,
+    @Arg('input', () => CreateMonitoringConfigInput, { description: 'The base to log and where to log it' })
+    input: CreateMonitoringConfigInput,
     @Ctx() context: GraphqlContext,
   ): Promise<CreateMonitoringConfigPayload> {
     const account = requireAccount(context);

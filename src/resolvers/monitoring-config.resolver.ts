@@ -29,8 +29,14 @@ class ChangeConnectionArgs extends ConnectionArgs {
 
 @Resolver(() => MonitoringConfigType)
 export class MonitoringConfigResolver {
-  @Query(() => MonitoringConfigConnection, { description: 'The caller’s monitoring configs, oldest first', complexity: connectionCost(LIST_PAGE) })
-  async monitoringConfigs(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() context: GraphqlContext): Promise<MonitoringConfigConnection> {
+  @Query(() => MonitoringConfigConnection, {
+    description: 'The caller’s monitoring configs, oldest first',
+    complexity: connectionCost(LIST_PAGE),
+  })
+  async monitoringConfigs(
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Ctx() context: GraphqlContext,
+  ): Promise<MonitoringConfigConnection> {
     const account = requireAccount(context);
     const configs = await context.services.monitoringConfigs.list(account.id);
     for (const config of configs) context.loaders.monitoringConfig.prime(config.id, config);
@@ -57,13 +63,22 @@ export class MonitoringConfigResolver {
   ): Promise<ChangeConnection> {
     const filter = changeFilterOf(args.filter);
     await requireSeen(context, 'monitoringConfig', { id: config.restId, baseId: config.baseId }, 'Monitoring config');
-    return paginate(args, changeSource(context, config.restId, filter), cursorCodec(context.services.cursors, 'changes', config.restId, ChangePosition), CHANGE_PAGE);
+    return paginate(
+      args,
+      changeSource(context, config.restId, filter),
+      cursorCodec(context.services.cursors, 'changes', config.restId, ChangePosition),
+      CHANGE_PAGE,
+    );
   }
 }
 
 /** The filter argument checked as REST checks its query, in a fixed key order (configs with equal filters batch). */
 function changeFilterOf(input: ChangeFilterInput | null | undefined): ChangeFilterQuery {
-  const { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone } = parseInput(changeQueryInput.filter, { ...input }, 'filter');
+  const { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone } = parseInput(
+    changeQueryInput.filter,
+    { ...input },
+    'filter',
+  );
   if (from && to && from > to) throw invalidRequest('filter: from must not be after to');
   const filter = { eventType, kind, tableId, recordId, source, userEmail, fieldId, from, to, timezone };
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ChangeFilterQuery;

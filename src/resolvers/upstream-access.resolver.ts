@@ -13,14 +13,16 @@ export const UpstreamAccess = serviceEnum<Access>(
   'UpstreamAccess',
   'Whether the account’s upstream connection still sees the base of a tracked base, monitoring config or webhook (its list of bases, kept a minute)',
   {
-    visible: 'The connection sees the base (also when that cannot be told now: no connection, one needing re-authorisation, the upstream failing)',
+    visible:
+      'The connection sees the base (also when that cannot be told now: no connection, one needing re-authorisation, the upstream failing)',
     lost: 'The connection’s list of bases lacks it (it reconnected as another upstream user, or the base was unshared): everything else of the item is not_found, as another account’s would be; it can still be deleted',
   },
 );
 
 type LostKind = keyof Loaders['lost'];
 
-const DESCRIPTION = 'Whether the account’s connection still sees the upstream base; when LOST, every other field and operation of this item answers not_found (deleting it still works)';
+const DESCRIPTION =
+  'Whether the account’s connection still sees the upstream base; when LOST, every other field and operation of this item answers not_found (deleting it still works)';
 
 async function accessOf(context: GraphqlContext, kind: LostKind, item: { restId: string; baseId: string }): Promise<Access> {
   return (await context.loaders.lost[kind].load({ id: item.restId, baseId: item.baseId })) ? 'lost' : 'visible';

@@ -14,7 +14,9 @@ export class CreateUsageBaseInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
 
-  @Field(() => ID, { description: 'The upstream base id (app…); one the connection cannot see is not_found, one tracked already a conflict' })
+  @Field(() => ID, {
+    description: 'The upstream base id (app…); one the connection cannot see is not_found, one tracked already a conflict',
+  })
   baseId: string;
 
   @Field(() => String, { nullable: true, description: 'Display name, 1–255 characters; default: the base’s name upstream' })
@@ -27,7 +29,9 @@ export class CreateUsageBaseInput {
   timezone?: string | null;
 }
 
-@InputType('UpdateUsageBaseInput', { description: 'What to change in a tracked base (REST PATCH /usage/bases/{id}); fields left out or null stay as they are' })
+@InputType('UpdateUsageBaseInput', {
+  description: 'What to change in a tracked base (REST PATCH /usage/bases/{id}); fields left out or null stay as they are',
+})
 export class UpdateUsageBaseInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
@@ -41,7 +45,10 @@ export class UpdateUsageBaseInput {
   @Field(() => Int, { nullable: true, description: 'New hour of the daily count, 0–23, in the base’s zone; the daily job moves at once' })
   scheduledHour?: number | null;
 
-  @Field(() => TimeZoneResolver, { nullable: true, description: 'New zone (IANA id or UTC) of the hour and of later snapshot dates; the daily job moves at once' })
+  @Field(() => TimeZoneResolver, {
+    nullable: true,
+    description: 'New zone (IANA id or UTC) of the hour and of later snapshot dates; the daily job moves at once',
+  })
   timezone?: string | null;
 }
 
@@ -89,7 +96,10 @@ export class DeleteUsageBasePayload {
   @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => ID, { description: 'Global id of the deleted usage base', deprecationReason: 'Use deletedId, which every delete payload has' })
+  @Field(() => ID, {
+    description: 'Global id of the deleted usage base',
+    deprecationReason: 'Use deletedId, which every delete payload has',
+  })
   deletedUsageBaseId: string;
 
   @Field(() => ID, { description: 'Global id of the deleted usage base, for Relay’s @deleteRecord' })
@@ -107,7 +117,10 @@ export class RunUsageCountPayload {
   @Field(() => UsageBaseType, { description: 'The base counted' })
   usageBase: UsageBaseType;
 
-  @Field(() => SnapshotDayType, { nullable: true, description: 'The day just stored, with its tables; null only if it was deleted meanwhile' })
+  @Field(() => SnapshotDayType, {
+    nullable: true,
+    description: 'The day just stored, with its tables; null only if it was deleted meanwhile',
+  })
   snapshot: SnapshotDayType | null;
 }
 
@@ -121,16 +134,25 @@ export class SetUsageLimitsInput {
   @Field(() => ID, { description: 'Global id or REST id of the usage base' })
   id: string;
 
-  @Field(() => UsagePlan, { nullable: true, description: 'A named plan fills both limits; CUSTOM keeps the numbers given; null clears both limits' })
+  @Field(() => UsagePlan, {
+    nullable: true,
+    description: 'A named plan fills both limits; CUSTOM keeps the numbers given; null clears both limits',
+  })
   plan?: UsagePlan | null;
 
   @Field(() => SafeIntResolver, { nullable: true, description: 'Records the base may hold (makes the plan CUSTOM); null: no limit' })
   recordLimit?: number | null;
 
-  @Field(() => SafeIntResolver, { nullable: true, description: 'Bytes of attachments the base may hold (makes the plan CUSTOM); null: no limit' })
+  @Field(() => SafeIntResolver, {
+    nullable: true,
+    description: 'Bytes of attachments the base may hold (makes the plan CUSTOM); null: no limit',
+  })
   storageLimitBytes?: number | null;
 
-  @Field(() => [Int], { nullable: true, description: 'Percents of each limit at which an alert is recorded: 1–1000, at most 10, no repeats' })
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'Percents of each limit at which an alert is recorded: 1–1000, at most 10, no repeats',
+  })
   thresholds?: number[] | null;
 }
 
@@ -146,7 +168,9 @@ export class SetUsageLimitsPayload {
   limits: UsageLimitsType;
 }
 
-@InputType('SetUsageCountingInput', { description: 'Whether a base’s scheduled count is skipped on days without changes (REST PUT /usage/bases/{id}/counting)' })
+@InputType('SetUsageCountingInput', {
+  description: 'Whether a base’s scheduled count is skipped on days without changes (REST PUT /usage/bases/{id}/counting)',
+})
 export class SetUsageCountingInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;

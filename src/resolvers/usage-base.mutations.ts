@@ -38,7 +38,11 @@ export class UsageBaseMutations {
     const { baseId, baseName, scheduledHour, timezone } = input;
     const body = parseInput(usageBaseInput.create, { baseId, baseName, scheduledHour, timezone });
     const usageBase = toUsageBaseType(await context.services.usageBases.create(account.id, body));
-    return { clientMutationId: input.clientMutationId ?? null, usageBase, usageBaseEdge: accountListEdge(context.services.cursors, 'usage-bases', account.id, usageBase) };
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      usageBase,
+      usageBaseEdge: accountListEdge(context.services.cursors, 'usage-bases', account.id, usageBase),
+    };
   }
 
   @Mutation(() => UpdateUsageBasePayload, { description: 'Change name, hour or zone (REST PATCH /usage/bases/{id})' })
@@ -55,7 +59,9 @@ export class UsageBaseMutations {
     return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base) };
   }
 
-  @Mutation(() => SetUsageLimitsPayload, { description: 'Set a plan or limits of the base’s own, and alert thresholds (REST PUT /usage/bases/{id}/limits)' })
+  @Mutation(() => SetUsageLimitsPayload, {
+    description: 'Set a plan or limits of the base’s own, and alert thresholds (REST PUT /usage/bases/{id}/limits)',
+  })
   async setUsageLimits(
     @Arg('input', () => SetUsageLimitsInput, { description: 'The base and what to set' }) input: SetUsageLimitsInput,
     @Ctx() context: GraphqlContext,
@@ -68,7 +74,9 @@ export class UsageBaseMutations {
     return { clientMutationId: input.clientMutationId ?? null, usageBase: toUsageBaseType(base), limits };
   }
 
-  @Mutation(() => SetUsageCountingPayload, { description: 'Skip the scheduled count on days without changes, or not (REST PUT /usage/bases/{id}/counting)' })
+  @Mutation(() => SetUsageCountingPayload, {
+    description: 'Skip the scheduled count on days without changes, or not (REST PUT /usage/bases/{id}/counting)',
+  })
   async setUsageCounting(
     @Arg('input', () => SetUsageCountingInput, { description: 'The base and the setting' }) input: SetUsageCountingInput,
     @Ctx() context: GraphqlContext,

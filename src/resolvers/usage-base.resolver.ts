@@ -31,7 +31,10 @@ class SnapshotConnectionArgs extends ConnectionArgs {
   @Field(() => LocalDateResolver, { nullable: true, description: 'Oldest day included (YYYY-MM-DD, in the base’s time zone)' })
   from?: string | null;
 
-  @Field(() => LocalDateResolver, { nullable: true, description: 'Newest day included (YYYY-MM-DD, in the base’s time zone); not before `from`' })
+  @Field(() => LocalDateResolver, {
+    nullable: true,
+    description: 'Newest day included (YYYY-MM-DD, in the base’s time zone); not before `from`',
+  })
   to?: string | null;
 }
 
@@ -78,23 +81,36 @@ export class UsageBaseResolver {
     return paginate(args, source, cursorCodec(context.services.cursors, 'snapshot-days', base.restId, Day), SNAPSHOT_PAGE);
   }
 
-  @FieldResolver(() => UsageLimitsType, { description: 'Record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)' })
+  @FieldResolver(() => UsageLimitsType, {
+    description: 'Record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)',
+  })
   async limits(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageLimitsType> {
     return context.services.usageLimits.get(requireAccount(context).id, base.restId);
   }
 
-  @FieldResolver(() => [UsageForecastType], { description: 'When each limit is reached at the recent pace: records, then storage (REST GET /usage/bases/{id}/forecast)' })
+  @FieldResolver(() => [UsageForecastType], {
+    description: 'When each limit is reached at the recent pace: records, then storage (REST GET /usage/bases/{id}/forecast)',
+  })
   async forecast(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageForecastType[]> {
     return (await context.services.usageForecasts.get(requireAccount(context).id, base.restId)).forecasts;
   }
 
-  @FieldResolver(() => UsageAlertConnection, { description: 'The base’s threshold alerts, newest first (REST GET /usage/alerts); pages forward', complexity: connectionCost(ALERT_PAGE) })
-  async alerts(@Root() base: UsageBaseType, @Args(() => AlertPageArgs) args: AlertPageArgs, @Ctx() context: GraphqlContext): Promise<UsageAlertConnection> {
+  @FieldResolver(() => UsageAlertConnection, {
+    description: 'The base’s threshold alerts, newest first (REST GET /usage/alerts); pages forward',
+    complexity: connectionCost(ALERT_PAGE),
+  })
+  async alerts(
+    @Root() base: UsageBaseType,
+    @Args(() => AlertPageArgs) args: AlertPageArgs,
+    @Ctx() context: GraphqlContext,
+  ): Promise<UsageAlertConnection> {
     await requireSeen(context, 'usageBase', base.entity, 'Usage base');
     return alertPage(context, args, { usageBaseId: base.restId });
   }
 
-  @FieldResolver(() => UsageCountingType, { description: 'What the daily count costs upstream, and countOnlyWhenChanged (REST GET /usage/bases/{id}/counting)' })
+  @FieldResolver(() => UsageCountingType, {
+    description: 'What the daily count costs upstream, and countOnlyWhenChanged (REST GET /usage/bases/{id}/counting)',
+  })
   async counting(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageCountingType> {
     return context.services.usageCounting.get(requireAccount(context).id, base.restId);
   }

@@ -19,5 +19,7 @@ export function parseInputKeepingNulls<S extends ZodType>(schema: S, fields: Rec
 function check<S extends ZodType>(schema: S, body: Record<string, unknown>, argument: string): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  throw invalidRequest(parsed.error.issues.map((issue) => `${[argument, ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '));
+  throw invalidRequest(
+    parsed.error.issues.map((issue) => `${[argument, ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; '),
+  );
 }

@@ -6,7 +6,9 @@ import { WebhookDeliveryType, WebhookType } from './types/webhook.type.js';
 
 // Relay mutations: one `input` argument, a payload echoing clientMutationId. Values are checked by the REST schemas.
 
-@InputType('CreateWebhookInput', { description: 'A webhook to create (REST POST /webhooks body); base, table and field must exist upstream' })
+@InputType('CreateWebhookInput', {
+  description: 'A webhook to create (REST POST /webhooks body); base, table and field must exist upstream',
+})
 export class CreateWebhookInput {
   @Field(() => String, { nullable: true, description: 'Any string of yours; the payload echoes it, to match answers to requests (Relay)' })
   clientMutationId?: string | null;
@@ -17,16 +19,27 @@ export class CreateWebhookInput {
   @Field(() => WebhookEventEnum, { description: 'The one event type to forward' })
   event: WebhookEvent;
 
-  @Field(() => String, { nullable: true, description: 'The table (tbl…): required for RECORD_* and COLUMN_* events; "" or left out for TABLE_* (every table)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The table (tbl…): required for RECORD_* and COLUMN_* events; "" or left out for TABLE_* (every table)',
+  })
   tableId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Only this field (fld…); allowed for RECORD_UPDATE (fires when its value changed), COLUMN_UPDATE and COLUMN_DELETE only' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only this field (fld…); allowed for RECORD_UPDATE (fires when its value changed), COLUMN_UPDATE and COLUMN_DELETE only',
+  })
   columnId?: string | null;
 
-  @Field(() => String, { description: 'Where to POST deliveries: https (plain http and private addresses only for WEBHOOK_ALLOWED_HOSTS); stored in normal form' })
+  @Field(() => String, {
+    description: 'Where to POST deliveries: https (plain http and private addresses only for WEBHOOK_ALLOWED_HOSTS); stored in normal form',
+  })
   webhookUrl: string;
 
-  @Field(() => Boolean, { nullable: true, description: 'Merge a record’s RECORD_UPDATE changes into one delivery while they keep coming (RECORD_UPDATE only); default false' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Merge a record’s RECORD_UPDATE changes into one delivery while they keep coming (RECORD_UPDATE only); default false',
+  })
   coalesceUpdates?: boolean | null;
 }
 
@@ -80,7 +93,10 @@ export class DeleteWebhookPayload {
   @Field(() => String, { nullable: true, description: 'The input’s clientMutationId; null when none was sent' })
   clientMutationId: string | null;
 
-  @Field(() => ID, { description: 'Global id of the deactivated webhook', deprecationReason: 'Use deletedId, which every delete payload has' })
+  @Field(() => ID, {
+    description: 'Global id of the deactivated webhook',
+    deprecationReason: 'Use deletedId, which every delete payload has',
+  })
   deletedWebhookId: string;
 
   @Field(() => ID, { description: 'Global id of the deactivated webhook, for Relay’s @deleteRecord' })

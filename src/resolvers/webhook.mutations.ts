@@ -31,7 +31,12 @@ export class WebhookMutations {
     const body = parseInput(webhookInput.create, { baseId, event, tableId, columnId, webhookUrl, coalesceUpdates });
     const { webhook, secret } = await context.services.webhooks.create(account.id, body);
     const node = toWebhookType(webhook);
-    return { clientMutationId: input.clientMutationId ?? null, webhook: node, webhookEdge: accountListEdge(context.services.cursors, 'webhooks', account.id, node), secret };
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      webhook: node,
+      webhookEdge: accountListEdge(context.services.cursors, 'webhooks', account.id, node),
+      secret,
+    };
   }
 
   @Mutation(() => DeleteWebhookPayload, { description: 'Stop a webhook; its delivery log stays (REST DELETE /webhooks/{webhookId})' })
@@ -70,7 +75,11 @@ export class WebhookMutations {
     const account = requireAccount(context);
     const webhook = await requireWebhook(context, input.webhookId);
     const delivery = await context.services.webhookDeliveries.retry(account.id, webhook.id, deliveryRestId(input.deliveryId, webhook.id));
-    return { clientMutationId: input.clientMutationId ?? null, delivery: toWebhookDeliveryType(webhook.id, delivery), webhook: toWebhookType(webhook) };
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      delivery: toWebhookDeliveryType(webhook.id, delivery),
+      webhook: toWebhookType(webhook),
+    };
   }
 }
 

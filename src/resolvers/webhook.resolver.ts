@@ -43,7 +43,12 @@ export class WebhookResolver {
     if (args.baseId != null && !baseId) throw invalidRequest('baseId: not an upstream base id');
     const webhooks = await context.services.webhooks.list(account.id, baseId);
     for (const webhook of webhooks) context.loaders.webhook.prime(webhook.id, webhook);
-    return paginate(args, accountListSource(webhooks.map(toWebhookType)), accountListCursors(context.services.cursors, 'webhooks', account.id), LIST_PAGE);
+    return paginate(
+      args,
+      accountListSource(webhooks.map(toWebhookType)),
+      accountListCursors(context.services.cursors, 'webhooks', account.id),
+      LIST_PAGE,
+    );
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, {

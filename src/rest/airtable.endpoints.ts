@@ -4,9 +4,7 @@ import { UpstreamBaseId } from '../services/input-fields.js';
 
 const tag = 'Airtable Helpers';
 
-const AirtableBase = z
-  .strictObject({ id: z.string(), name: z.string(), permissionLevel: z.string() })
-  .openapi('AirtableBase');
+const AirtableBase = z.strictObject({ id: z.string(), name: z.string(), permissionLevel: z.string() }).openapi('AirtableBase');
 const AirtableField = z.strictObject({ id: z.string(), name: z.string(), type: z.string() }).openapi('AirtableField');
 const AirtableTable = z
   .strictObject({ id: z.string(), name: z.string(), primaryFieldId: z.string(), fields: z.array(AirtableField) })

@@ -9,7 +9,8 @@ const ApiCallUsageBody = z
     month: z.string().openapi({ example: '2026-11', description: 'YYYY-MM, UTC' }),
     total: Calls.openapi({ description: 'requests sent with the account’s upstream user this month, retries and 429s included' }),
     projected: Calls.openapi({
-      description: 'this month: the total at the pace so far by the month’s end (total × month length ÷ time elapsed, at least one day); a past month: its total',
+      description:
+        'this month: the total at the pace so far by the month’s end (total × month length ÷ time elapsed, at least one day); a past month: its total',
     }),
     byPurpose: z
       .strictObject({

@@ -10,7 +10,11 @@ import { authRoutes as endpoints } from './auth.endpoints.js';
 import { mount } from './http/route.js';
 
 /** The web application's sign-in: the cookie is set and cleared here, every rule lives in the user services. */
-export function createAuthRouter({ users, sessions, secrets }: Services, secureCookie: boolean, limitStore?: (prefix: string) => Store | undefined): Router {
+export function createAuthRouter(
+  { users, sessions, secrets }: Services,
+  secureCookie: boolean,
+  limitStore?: (prefix: string) => Store | undefined,
+): Router {
   const router = Router();
   const devices = new DeviceCookies(secrets, secureCookie);
   const limits = signInLimits(devices, limitStore);

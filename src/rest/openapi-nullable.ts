@@ -16,7 +16,7 @@ const CONSTRAINTS = ['type', 'enum', 'format', '$ref', 'allOf', 'anyOf', 'oneOf'
  * member of a union, are left for the document's stock-validator test to refuse.
  */
 export function withStockNullables<D extends object>(document: D): D {
-  const components = ((document as { components?: { schemas?: Record<string, Json> } }).components?.schemas ?? {});
+  const components = (document as { components?: { schemas?: Record<string, Json> } }).components?.schemas ?? {};
 
   const fix = (value: unknown, inlining: ReadonlySet<string>): unknown => {
     if (Array.isArray(value)) return value.map((item) => fix(item, inlining));

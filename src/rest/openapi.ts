@@ -14,7 +14,18 @@ import { usageRoutes } from './usage.endpoints.js';
 import { usageInsightRoutes } from './usage-insight.endpoints.js';
 import { webhookRoutes } from './webhooks.endpoints.js';
 
-export const allRoutes: RouteSpec[] = [webhookRoutes, usageRoutes, usageInsightRoutes, apiCallRoutes, airtableRoutes, monitoringRoutes, changeRoutes, connectionRoutes, authRoutes, opsRoutes].flatMap((group) => Object.values(group));
+export const allRoutes: RouteSpec[] = [
+  webhookRoutes,
+  usageRoutes,
+  usageInsightRoutes,
+  apiCallRoutes,
+  airtableRoutes,
+  monitoringRoutes,
+  changeRoutes,
+  connectionRoutes,
+  authRoutes,
+  opsRoutes,
+].flatMap((group) => Object.values(group));
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',
@@ -69,9 +80,7 @@ export function buildOpenApiDocument() {
       request: {
         params: route.params as never,
         query: route.query as never,
-        body: route.body
-          ? { required: route.method !== 'patch', content: { 'application/json': { schema: route.body } } }
-          : undefined,
+        body: route.body ? { required: route.method !== 'patch', content: { 'application/json': { schema: route.body } } } : undefined,
       },
       responses,
     });
@@ -81,8 +90,7 @@ export function buildOpenApiDocument() {
     info: {
       title: 'basewatch',
       version: '1.0.0',
-      description:
-        'Usage tracking, audit log and webhook forwarding for Airtable bases. Every failure body is `{ message, code }`.',
+      description: 'Usage tracking, audit log and webhook forwarding for Airtable bases. Every failure body is `{ message, code }`.',
     },
     servers: [{ url: '/' }],
   });

@@ -41,17 +41,26 @@ const ForecastBody = z
 const CountingBody = z
   .strictObject({
     countOnlyWhenChanged: z.boolean(),
-    auditWatched: z.boolean().openapi({ description: 'whether a monitoring config of the base logs its changes, which a skipped count relies on' }),
+    auditWatched: z
+      .boolean()
+      .openapi({ description: 'whether a monitoring config of the base logs its changes, which a skipped count relies on' }),
     days: z
       .array(
         z.strictObject({
           date: Day,
-          apiCalls: z.number().int().nullable().openapi({ description: 'upstream requests the count spent; null for counts before they were counted' }),
+          apiCalls: z
+            .number()
+            .int()
+            .nullable()
+            .openapi({ description: 'upstream requests the count spent; null for counts before they were counted' }),
           carriedOver: z.boolean().openapi({ description: 'no count was needed: no change was logged since the last one' }),
         }),
       )
       .openapi({ description: 'the last 30 counted days, newest first' }),
-    savedCalls: z.number().int().openapi({ description: 'upstream requests the carried-over days of those 30 did not spend, at the cost of the count before each' }),
+    savedCalls: z
+      .number()
+      .int()
+      .openapi({ description: 'upstream requests the carried-over days of those 30 did not spend, at the cost of the count before each' }),
   })
   .openapi('UsageCounting');
 
@@ -67,7 +76,11 @@ export const usageInsightRoutes = {
       'An alert is recorded when a count reaches a threshold (a percent of the base’s record or storage limit, GET /usage/bases/{id}/limits) that the previous count was below: once per crossing, not again each day above it. Each is also POSTed to the account’s `usage_threshold` webhooks of the base. `nextCursor` is present only when an older page exists.',
     tag,
     query: usageAlertInput.list,
-    success: { status: 200, description: 'A page of alerts', schema: z.strictObject({ alerts: z.array(AlertBody), nextCursor: z.string().optional() }) },
+    success: {
+      status: 200,
+      description: 'A page of alerts',
+      schema: z.strictObject({ alerts: z.array(AlertBody), nextCursor: z.string().optional() }),
+    },
     errors: [400, 401, 429],
   }),
   forecast: defineRoute({
@@ -79,7 +92,11 @@ export const usageInsightRoutes = {
       'One forecast per metric, from the counts of the last 30 days up to today (in the base’s time zone). The pace is a Theil–Sen trend (the median of the slopes between every two days) after cutting the history at jumps far outside the usual day-to-day change, so a bulk import or cleanup does not swing it; the projection starts from the trend’s level on the newest day. `earliest` and `latest` are a 90 % range from how uneven the daily additions are. `not_enough_history` until 7 days are counted in those 30; `not_within_a_year` when the pace is flat or shrinking or reaches the limit more than 365 days out (`earliest` may still be given); `no_limit` when the base has none. A limit already reached gives the newest count’s day.',
     tag,
     params: IdParams,
-    success: { status: 200, description: 'The forecasts', schema: z.strictObject({ baseId: z.string(), forecasts: z.array(ForecastBody) }) },
+    success: {
+      status: 200,
+      description: 'The forecasts',
+      schema: z.strictObject({ baseId: z.string(), forecasts: z.array(ForecastBody) }),
+    },
     errors: [401, 404, 429],
   }),
   counting: defineRoute({

@@ -101,7 +101,8 @@ export const usageRoutes = {
     path: '/usage/bases',
     operationId: 'createUsageBase',
     summary: 'Track a base (extension)',
-    description: 'Starts daily counts of an upstream base. 409 when the base is tracked already, or the account tracks as many bases as its quota allows (`MAX_TRACKED_BASES_PER_ACCOUNT`, default 100); 404 when the account’s upstream connection does not see the base (whether it exists elsewhere or not).',
+    description:
+      'Starts daily counts of an upstream base. 409 when the base is tracked already, or the account tracks as many bases as its quota allows (`MAX_TRACKED_BASES_PER_ACCOUNT`, default 100); 404 when the account’s upstream connection does not see the base (whether it exists elsewhere or not).',
     tag,
     body: usageBaseInput.create,
     success: { status: 201, description: 'The tracked base', schema: z.strictObject({ base: UsageBaseBody }) },
@@ -180,7 +181,8 @@ export const usageRoutes = {
     path: '/usage/bases/{id}/limits',
     operationId: 'getUsageLimits',
     summary: 'Record and storage limits, and alert thresholds (extension)',
-    description: 'The base’s plan or limits of its own, and the percents of each limit at which an alert is recorded. Until set: no plan, no limits, thresholds 80, 95 and 100.',
+    description:
+      'The base’s plan or limits of its own, and the percents of each limit at which an alert is recorded. Until set: no plan, no limits, thresholds 80, 95 and 100.',
     tag,
     params: IdParams,
     success: { status: 200, description: 'The limits', schema: LimitsResponse },

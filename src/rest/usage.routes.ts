@@ -29,7 +29,10 @@ export function createUsageRouter(services: Services): Router {
     const cursor = page.nextCursor ? `,"nextCursor":"${page.nextCursor}"` : '';
     const body = `{"baseId":${JSON.stringify(page.baseId)},"days":[${page.days.map(snapshotDayJson).join(',')}]${cursor}}`;
     // Every recorded day bumps the base's snapshot version: the version and the query name the page.
-    return new JsonBody(body, digestEtag(['days', base.id, base.snapshotVersion, query.from, query.to, query.cursor, query.limit].join(':')));
+    return new JsonBody(
+      body,
+      digestEtag(['days', base.id, base.snapshotVersion, query.from, query.to, query.cursor, query.limit].join(':')),
+    );
   });
   mount(router, endpoints.latest, async ({ account, params }) => {
     const base = await usageBases.get(account.id, params.id);
@@ -38,7 +41,9 @@ export function createUsageRouter(services: Services): Router {
     return new JsonBody(body, digestEtag(['latest', base.id, base.snapshotVersion].join(':')));
   });
   mount(router, endpoints.limits, async ({ account, params }) => ({ limits: await usageLimits.get(account.id, params.id) }));
-  mount(router, endpoints.updateLimits, async ({ account, params, body }) => ({ limits: await usageLimits.update(account.id, params.id, body) }));
+  mount(router, endpoints.updateLimits, async ({ account, params, body }) => ({
+    limits: await usageLimits.update(account.id, params.id, body),
+  }));
   mount(router, endpoints.schedule, async ({ account, params }) => {
     const { nextRunAt, lastRun } = await usageSchedule.schedule(account.id, params.id);
     return {
@@ -57,7 +62,9 @@ export function createUsageRouter(services: Services): Router {
   });
   mount(router, insight.forecast, async ({ account, params }) => usageForecasts.get(account.id, params.id));
   mount(router, insight.counting, async ({ account, params }) => ({ counting: await usageCounting.get(account.id, params.id) }));
-  mount(router, insight.updateCounting, async ({ account, params, body }) => ({ counting: await usageCounting.update(account.id, params.id, body) }));
+  mount(router, insight.updateCounting, async ({ account, params, body }) => ({
+    counting: await usageCounting.update(account.id, params.id, body),
+  }));
   mount(router, endpoints.run, async ({ account, params }) => usageCounts.count(account.id, params.id));
 
   return router;

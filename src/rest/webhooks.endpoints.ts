@@ -37,10 +37,14 @@ const ChangeEventBody = z
       tableId: z.string(),
       tableName: z.string(),
       recordId: z.string().nullable().openapi({ description: 'the record; the field id for column events; null for table events' }),
-      fieldIds: z.array(z.string()).openapi({ description: 'fields whose values changed (the union when coalesced), or the changed field' }),
+      fieldIds: z
+        .array(z.string())
+        .openapi({ description: 'fields whose values changed (the union when coalesced), or the changed field' }),
       source: z.enum(CHANGE_SOURCES),
       user: z.strictObject({ email: z.string().nullable(), name: z.string().nullable() }).nullable(),
-      previous: CellValues.openapi({ description: 'cell values by field id, or the field / table definition, before; null for creations; the earliest when coalesced' }),
+      previous: CellValues.openapi({
+        description: 'cell values by field id, or the field / table definition, before; null for creations; the earliest when coalesced',
+      }),
       current: CellValues.openapi({ description: 'the same after; null for deletions; the latest when coalesced' }),
       changeCount: z.number().int().min(1).openapi({ description: 'upstream changes in this delivery (more than 1 when coalesced)' }),
     }),
@@ -64,14 +68,14 @@ const UsageThresholdEventBody = z
       date: z.string().openapi({ description: 'the counted day, YYYY-MM-DD' }),
     }),
   })
-  .openapi('WebhookUsageThresholdEvent', { description: 'A count of a tracked base crossed one of its usage thresholds upwards (GET /usage/alerts)' });
-
-export const WebhookEventBody = z
-  .union([ChangeEventBody, UsageThresholdEventBody])
-  .openapi('WebhookEvent', {
-    description:
-      'The JSON body POSTed to `webhookUrl`, signed per Standard Webhooks: headers `webhook-id` (= `id`), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation a second, space-separated signature is made with the previous secret.',
+  .openapi('WebhookUsageThresholdEvent', {
+    description: 'A count of a tracked base crossed one of its usage thresholds upwards (GET /usage/alerts)',
   });
+
+export const WebhookEventBody = z.union([ChangeEventBody, UsageThresholdEventBody]).openapi('WebhookEvent', {
+  description:
+    'The JSON body POSTed to `webhookUrl`, signed per Standard Webhooks: headers `webhook-id` (= `id`), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation a second, space-separated signature is made with the previous secret.',
+});
 
 export const DeliveryBody = z
   .strictObject({
@@ -135,7 +139,8 @@ export const webhookRoutes = {
     path: '/webhooks/{webhookId}',
     operationId: 'deleteWebhook',
     summary: 'Stop a webhook (extension)',
-    description: 'The webhook stops being active: it leaves GET /webhooks and its pending deliveries are dropped. Its delivery log stays readable.',
+    description:
+      'The webhook stops being active: it leaves GET /webhooks and its pending deliveries are dropped. Its delivery log stays readable.',
     tag,
     params: WebhookParams,
     success: { status: 204, description: 'Deactivated' },
@@ -146,7 +151,8 @@ export const webhookRoutes = {
     path: '/webhooks/{webhookId}/deliveries',
     operationId: 'listWebhookDeliveries',
     summary: 'Delivery log, newest first (extension)',
-    description: 'Every delivery with each attempt’s time, status code, duration and error. Readable for deactivated webhooks too. `nextCursor` is present only when an older page exists.',
+    description:
+      'Every delivery with each attempt’s time, status code, duration and error. Readable for deactivated webhooks too. `nextCursor` is present only when an older page exists.',
     tag,
     params: WebhookParams,
     query: deliveryLogInput.list,
@@ -173,7 +179,8 @@ export const webhookRoutes = {
     path: '/webhooks/{webhookId}/rotate-secret',
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret (extension)',
-    description: 'The new secret signs from now on; for 24 hours the previous one adds a second signature, so receivers can switch without losing a delivery.',
+    description:
+      'The new secret signs from now on; for 24 hours the previous one adds a second signature, so receivers can switch without losing a delivery.',
     tag,
     params: WebhookParams,
     success: { status: 200, description: 'The new secret (shown only here)', schema: z.strictObject({ secret: z.string() }) },

@@ -45,7 +45,7 @@ const SENTENCES = [
   'Photos need retouching before the next launch.',
   'Budget approved for the autumn campaign.',
   'Check the spec sheets against the new regulations.',
-  'Archive last year\'s banners once the new ones ship.',
+  "Archive last year's banners once the new ones ship.",
 ];
 
 /** Hands out demo files; every 50th has no size, as the real API does not guarantee one. */
@@ -154,7 +154,9 @@ function campaigns(random: Random, files: DemoFiles, count: number): TableDefini
     const number = index + 1;
     const record: Record<string, unknown> = { Name: `${pick(random, SEASONS)} ${pick(random, THEMES)} ${number}` };
     if (random() < 0.85) record.Starts = new Date(Date.UTC(2024, 0, 1 + randomInt(random, 0, 364))).toISOString().slice(0, 10);
-    record.Banner = times(randomInt(random, 0, 2), (banner) => files.image(`campaigns/${number}/campaign-${number}-banner-${banner + 1}.png`));
+    record.Banner = times(randomInt(random, 0, 2), (banner) =>
+      files.image(`campaigns/${number}/campaign-${number}-banner-${banner + 1}.png`),
+    );
     return record;
   });
   return {
@@ -242,7 +244,11 @@ function tasks(random: Random, count: number): TableDefinition {
       {
         name: 'Summary',
         type: 'formula',
-        options: { formula: '"#" & {Task ID} & " " & {Name} & IF({Estimate}, " (" & {Estimate} & " h)")', isValid: true, result: { type: 'singleLineText' } },
+        options: {
+          formula: '"#" & {Task ID} & " " & {Name} & IF({Estimate}, " (" & {Estimate} & " h)")',
+          isValid: true,
+          result: { type: 'singleLineText' },
+        },
       },
       { name: 'Created', type: 'createdTime', options: { result: dateTime } },
       { name: 'Last Modified', type: 'lastModifiedTime', options: { isValid: true, referencedFieldIds: [], result: dateTime } },

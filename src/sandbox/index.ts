@@ -37,7 +37,14 @@ export {
 } from './webhooks/webhook-registry.js';
 export type { SandboxWebhookOptions } from './webhooks/webhook.types.js';
 export type { SandboxLogger } from './persistence/sandbox-persistence.js';
-export { DEMO_USER, SandboxAuth, type ConsentOverride, type SandboxOAuthOptions, type TokenSelector, type VisibleBase } from './auth/sandbox-auth.js';
+export {
+  DEMO_USER,
+  SandboxAuth,
+  type ConsentOverride,
+  type SandboxOAuthOptions,
+  type TokenSelector,
+  type VisibleBase,
+} from './auth/sandbox-auth.js';
 export type { PermissionLevel, SandboxUser } from './auth/user-directory.js';
 export { BASIC_SCOPES } from './auth/scopes.js';
 export type { OAuthClientConfig } from './oauth/oauth-clients.js';

@@ -18,7 +18,12 @@ export function stampCreated(table: SandboxTable, cells: Cells, at: { createdTim
 }
 
 /** `changedFieldIds`: the fields the write changed (computed ones are never among them). */
-export function stampModified(table: SandboxTable, cells: Cells, changedFieldIds: string[], at: { time: string; actor: ChangeActor }): void {
+export function stampModified(
+  table: SandboxTable,
+  cells: Cells,
+  changedFieldIds: string[],
+  at: { time: string; actor: ChangeActor },
+): void {
   const user = collaborator(at.actor);
   for (const field of table.fields) {
     if (field.type !== 'lastModifiedTime' && field.type !== 'lastModifiedBy') continue;

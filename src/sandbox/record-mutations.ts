@@ -40,13 +40,18 @@ export function createRecords(
   options: RecordMutationOptions,
 ): SandboxRecord[] {
   const allCells = inputs.map((fields) => buildCells(context, table, fields, {}, {}, options));
-  checkLinkedRecords(base, table, allCells.map((after) => ({ recordId: '', before: {}, after })));
+  checkLinkedRecords(
+    base,
+    table,
+    allCells.map((after) => ({ recordId: '', before: {}, after })),
+  );
   const now = new Date().toISOString();
   const firstNumber = nextAutoNumber(table);
   const records = allCells.map((cellsByFieldId, index): SandboxRecord => {
     const record = { id: uniqueRecordId(context.ids, table), createdTime: options.createdTime?.(index) ?? now, cellsByFieldId };
     // Seeded content brings its computed values; API writes get them from the platform.
-    if (!options.allowComputed) stampCreated(table, cellsByFieldId, { createdTime: record.createdTime, autoNumber: firstNumber + index, actor: options.actor });
+    if (!options.allowComputed)
+      stampCreated(table, cellsByFieldId, { createdTime: record.createdTime, autoNumber: firstNumber + index, actor: options.actor });
     table.records.set(record.id, record);
     return record;
   });
@@ -76,7 +81,10 @@ export function updateRecords(
     const record = table.records.get(input.id);
     if (!record) throw rowDoesNotExist(input.id);
     const current = pending.get(input.id) ?? record.cellsByFieldId;
-    pending.set(input.id, buildCells(context, table, input.fields, options.replace ? computedCells(table, current) : current, current, options));
+    pending.set(
+      input.id,
+      buildCells(context, table, input.fields, options.replace ? computedCells(table, current) : current, current, options),
+    );
   }
   const linkChanges: LinkCellChange[] = [...pending].map(([id, after]) => ({
     recordId: id,
@@ -169,9 +177,7 @@ function computedCells(table: SandboxTable, cells: Cells): Cells {
 }
 
 function changedFields(table: SandboxTable, before: Cells, after: Cells): string[] {
-  return table.fields
-    .filter((field) => JSON.stringify(before[field.id]) !== JSON.stringify(after[field.id]))
-    .map((field) => field.id);
+  return table.fields.filter((field) => JSON.stringify(before[field.id]) !== JSON.stringify(after[field.id])).map((field) => field.id);
 }
 
 function uniqueRecordId(ids: IdGenerator, table: SandboxTable): string {

@@ -11,8 +11,7 @@ export class SandboxError extends Error {
 
 export type RateLimitBodyShape = 'error' | 'errors';
 
-export const PARAMETER_VALIDATION_MESSAGE =
-  'Invalid request: parameter validation failed. Check your request data.';
+export const PARAMETER_VALIDATION_MESSAGE = 'Invalid request: parameter validation failed. Check your request data.';
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Please try again later';
 const MODEL_NOT_FOUND_MESSAGE =
   'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.';
@@ -26,10 +25,8 @@ export const modelNotFound = () => airtableError(403, 'INVALID_PERMISSIONS_OR_MO
 export const routeNotFound = () => new SandboxError(404, { error: 'NOT_FOUND' });
 export const recordNotFound = (recordId: string) => airtableError(404, 'NOT_FOUND', `Could not find record ${recordId}`);
 
-export const invalidRequest = (message = PARAMETER_VALIDATION_MESSAGE) =>
-  airtableError(422, 'INVALID_REQUEST_UNKNOWN', message);
-export const malformedJson = () =>
-  airtableError(400, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the request body is not valid JSON.');
+export const invalidRequest = (message = PARAMETER_VALIDATION_MESSAGE) => airtableError(422, 'INVALID_REQUEST_UNKNOWN', message);
+export const malformedJson = () => airtableError(400, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: the request body is not valid JSON.');
 export const requestTooLarge = () => airtableError(413, 'REQUEST_TOO_LARGE', 'Request body is too large.');
 export const serverError = () => airtableError(500, 'SERVER_ERROR', 'Server encountered an unexpected error.');
 
@@ -48,8 +45,7 @@ export const invalidDeleteIds = () => invalidRecords('"records" must be an array
 export const rowDoesNotExist = (recordId: string) =>
   airtableError(422, 'ROW_DOES_NOT_EXIST', `Record ID ${recordId} does not exist in this table`);
 
-export const invalidOffset = (offset: string) =>
-  airtableError(422, 'INVALID_OFFSET_VALUE', `The value of offset ${offset} is invalid`);
+export const invalidOffset = (offset: string) => airtableError(422, 'INVALID_OFFSET_VALUE', `The value of offset ${offset} is invalid`);
 export const iteratorNotAvailable = () => airtableError(422, 'LIST_RECORDS_ITERATOR_NOT_AVAILABLE');
 export const invalidFilterByFormula = (formula: string) =>
   airtableError(
@@ -82,7 +78,11 @@ export function injectedError(status: 429 | 500 | 502 | 503, rateLimitShape: Rat
     case 502:
       return airtableError(502, 'SERVER_ERROR', 'Bad gateway: the servers are restarting or unreachable. It is safe to retry the request.');
     case 503:
-      return airtableError(503, 'RETRIABLE_ERROR', 'Server encountered an error while processing the request. It is safe to retry the request');
+      return airtableError(
+        503,
+        'RETRIABLE_ERROR',
+        'Server encountered an error while processing the request. It is safe to retry the request',
+      );
   }
 }
 

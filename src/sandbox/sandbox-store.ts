@@ -165,13 +165,7 @@ export class SandboxStore {
     return schema.createField(this.context, base, table, config, actor);
   }
 
-  updateField(
-    baseId: string,
-    tableIdOrName: string,
-    fieldId: string,
-    update: schema.SchemaUpdate,
-    actor = DEFAULT_ACTOR,
-  ): SandboxField {
+  updateField(baseId: string, tableIdOrName: string, fieldId: string, update: schema.SchemaUpdate, actor = DEFAULT_ACTOR): SandboxField {
     const { base, table } = this.requireTable(baseId, tableIdOrName);
     return schema.updateField(this.context, base, table, this.requireField(table, fieldId), update, actor);
   }
@@ -193,12 +187,7 @@ export class SandboxStore {
     return createRecords(this.context, base, table, fieldsByRecord, { ...options, actor: options.actor ?? DEFAULT_ACTOR });
   }
 
-  updateRecords(
-    baseId: string,
-    tableIdOrName: string,
-    updates: RecordUpdateInput[],
-    options: RecordUpdateOptions = {},
-  ): SandboxRecord[] {
+  updateRecords(baseId: string, tableIdOrName: string, updates: RecordUpdateInput[], options: RecordUpdateOptions = {}): SandboxRecord[] {
     const { base, table } = this.requireTable(baseId, tableIdOrName);
     return updateRecords(this.context, base, table, updates, { ...options, actor: options.actor ?? DEFAULT_ACTOR });
   }

@@ -127,7 +127,13 @@ export function updateField(
     else field.description = update.description;
   }
   if (previous.name !== field.name || previous.description !== field.description) {
-    context.emit?.({ ...changeCommon(base, table, actor), kind: 'fieldUpdated', fieldId: field.id, previous, current: fieldSnapshot(field) });
+    context.emit?.({
+      ...changeCommon(base, table, actor),
+      kind: 'fieldUpdated',
+      fieldId: field.id,
+      previous,
+      current: fieldSnapshot(field),
+    });
   }
   return field;
 }

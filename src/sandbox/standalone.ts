@@ -37,7 +37,12 @@ function readSettings(env: NodeJS.ProcessEnv): StandaloneSettings {
     token,
     demoScale: integer('SANDBOX_DEMO_SCALE', 1, 0, 10_000),
     // As in the embedded mode: `off` or empty keeps the state in memory only.
-    stateFile: env.SANDBOX_STATE_FILE === undefined ? DEFAULT_STATE_FILE : ['', 'off'].includes(env.SANDBOX_STATE_FILE) ? undefined : env.SANDBOX_STATE_FILE,
+    stateFile:
+      env.SANDBOX_STATE_FILE === undefined
+        ? DEFAULT_STATE_FILE
+        : ['', 'off'].includes(env.SANDBOX_STATE_FILE)
+          ? undefined
+          : env.SANDBOX_STATE_FILE,
   };
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return settings;

@@ -125,10 +125,7 @@ export class AccountService {
   }
 
   /** Makes sure an account holds this key (CONTRACT §2 BOOTSTRAP_API_KEY); idempotent. */
-  async ensureKey(
-    apiKey: string,
-    accountName = 'bootstrap',
-  ): Promise<{ account: AccountSummary; created: boolean; revoked: boolean }> {
+  async ensureKey(apiKey: string, accountName = 'bootstrap'): Promise<{ account: AccountSummary; created: boolean; revoked: boolean }> {
     const existing = await this.keys.findOneBy({ keyHash: hashApiKey(apiKey) });
     if (existing) {
       const account = await this.requireAccount(existing.accountId);

@@ -62,7 +62,10 @@ export class MonitoringConfigService implements WatchDemand {
 
   /** Ids of the listed configs whose monitored base the account's connection no longer sees (see get). */
   async lostAmong(accountId: string, configs: Array<Pick<MonitoringConfig, 'id' | 'baseId'>>): Promise<Set<string>> {
-    const lost = await this.access.lostBases(accountId, configs.map((config) => config.baseId));
+    const lost = await this.access.lostBases(
+      accountId,
+      configs.map((config) => config.baseId),
+    );
     return new Set(configs.filter((config) => lost.has(config.baseId)).map((config) => config.id));
   }
 
@@ -115,7 +118,9 @@ export class MonitoringConfigService implements WatchDemand {
     if (!monitoring) throw upstreamBaseNotFound(input.monitoringBaseId);
     const claim = { accountId, baseId: monitored.id, monitoringBaseId: monitoring.id };
     const busy = () =>
-      conflict(`A monitoring config of base ${monitored.id} into base ${monitoring.id} is being created already: try again once it is done`);
+      conflict(
+        `A monitoring config of base ${monitored.id} into base ${monitoring.id} is being created already: try again once it is done`,
+      );
     return this.claims.run(claim, busy, async () => {
       await this.refuseIdentical(accountId, input);
       const table = await this.changesTable(upstream, input.monitoringBaseId, input.monitoringTableId);

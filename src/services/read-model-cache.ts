@@ -23,7 +23,8 @@ export class ReadModelCache {
   private readonly seenOnce = new LRUCache<string, true>({ max: ADMIT_WITHIN });
 
   constructor(maxBytes: number) {
-    this.entries = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => key.length + entry.bytes }) : undefined;
+    this.entries =
+      maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => key.length + entry.bytes }) : undefined;
   }
 
   /** The value kept under `key`, else what `read` gives, kept at the size `bytesOf` estimates. */

@@ -144,14 +144,30 @@ export class SnapshotService {
    * Writes a day's per-table counts and totals in one transaction with the sinks' work, replacing an earlier count
    * of that day.
    */
-  async record(usageBaseId: string, date: string, tables: TableCount[], countedAt: Date, cost: CountCost = { apiCalls: null }): Promise<SnapshotDay> {
+  async record(
+    usageBaseId: string,
+    date: string,
+    tables: TableCount[],
+    countedAt: Date,
+    cost: CountCost = { apiCalls: null },
+  ): Promise<SnapshotDay> {
     const totals = sumTables(tables);
     const tablesJson = JSON.stringify(tables);
     const written = await this.dataSource.transaction(async (manager) => {
       // The base may have been deleted while it was counted: then there is nothing to record.
       const bumped = await manager.increment(UsageBase, { id: usageBaseId }, 'snapshotVersion', 1);
       if (!bumped.affected) throw notFound('Usage base');
-      const row = { id: randomUUID(), usageBaseId, date, ...totals, tablesJson, countedAt, apiCalls: cost.apiCalls, carriedOver: cost.carriedOver ?? false, countStartedAt: cost.startedAt ?? null };
+      const row = {
+        id: randomUUID(),
+        usageBaseId,
+        date,
+        ...totals,
+        tablesJson,
+        countedAt,
+        apiCalls: cost.apiCalls,
+        carriedOver: cost.carriedOver ?? false,
+        countStartedAt: cost.startedAt ?? null,
+      };
       // A carried-over day never replaces a count of that day (made while the log was read).
       if (row.carriedOver && (await manager.existsBy(UsageSnapshot, { usageBaseId, date }))) return false;
       await manager.upsert(UsageSnapshot, row, { conflictPaths: ['usageBaseId', 'date'] });

@@ -55,7 +55,10 @@ export class UsageBaseService {
 
   /** Ids of the listed bases whose upstream base the account's connection no longer sees (see get). */
   async lostAmong(accountId: string, bases: Array<Pick<UsageBase, 'id' | 'baseId'>>): Promise<Set<string>> {
-    const lost = await this.access.lostBases(accountId, bases.map((base) => base.baseId));
+    const lost = await this.access.lostBases(
+      accountId,
+      bases.map((base) => base.baseId),
+    );
     return new Set(bases.filter((base) => lost.has(base.baseId)).map((base) => base.id));
   }
 

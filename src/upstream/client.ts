@@ -18,13 +18,7 @@ import {
   webhookPayloadPageSchema,
   webhooksSchema,
 } from './webhook-schemas.js';
-import type {
-  CreatedWebhook,
-  ListWebhookPayloadsOptions,
-  NewWebhook,
-  UpstreamWebhook,
-  WebhookPayloadPage,
-} from './webhook-types.js';
+import type { CreatedWebhook, ListWebhookPayloadsOptions, NewWebhook, UpstreamWebhook, WebhookPayloadPage } from './webhook-types.js';
 import type {
   ListRecordsOptions,
   NewField,

@@ -10,14 +10,7 @@ export type Repeatability =
   | 'if-idempotent'
   | 'never';
 
-const CONNECT_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** The monthly API quota is used up: a 429 that waiting 30 s does not cure. */
 const BILLING_LIMIT = 'PUBLIC_API_BILLING_LIMIT_EXCEEDED';

@@ -79,11 +79,7 @@ export class SlidingWindow {
 
   /** True when a fresh window would behave identically, so the registry may drop this one. */
   isIdleAt(now: number): boolean {
-    return (
-      this.waiting.length === 0 &&
-      this.lockedUntil <= now &&
-      this.slots.every((slot) => slot.expiresAt(this.windowMs) <= now)
-    );
+    return this.waiting.length === 0 && this.lockedUntil <= now && this.slots.every((slot) => slot.expiresAt(this.windowMs) <= now);
   }
 
   cancelTimer(): void {

@@ -12,14 +12,7 @@ import {
   repeatabilityOfStatus,
   type Repeatability,
 } from './retry-policy.js';
-import type {
-  TokenSource,
-  UpstreamAttempt,
-  UpstreamClientOptions,
-  UpstreamLogger,
-  UpstreamRequestSent,
-  UpstreamStats,
-} from './types.js';
+import type { TokenSource, UpstreamAttempt, UpstreamClientOptions, UpstreamLogger, UpstreamRequestSent, UpstreamStats } from './types.js';
 import { CONNECTION_ERROR, INVALID_RESPONSE, INVALID_TOKEN, TIMEOUT, UpstreamRequestError } from './upstream-error.js';
 import { sendInSlot } from './wire-instant.js';
 
@@ -129,8 +122,7 @@ export class UpstreamTransport {
         throw this.toError(call, failure, attempt);
       }
       // After a 429 the lock-out is the wait; anything more would only leave budget unused.
-      const delayMs =
-        failure.status === 429 ? 0 : (failure.retryAfterMs ?? backoffDelay(attempt, this.retryBaseDelayMs));
+      const delayMs = failure.status === 429 ? 0 : (failure.retryAfterMs ?? backoffDelay(attempt, this.retryBaseDelayMs));
       this.stats.retries += 1;
       this.logger?.warn(
         { method: call.method, path: call.path, status: failure.status, type: failure.type, attempt, delayMs },
@@ -189,8 +181,7 @@ export class UpstreamTransport {
   }
 
   private toError(call: UpstreamCall<unknown>, failure: AttemptFailure, attempts: number): UpstreamRequestError {
-    const retryAfterMs =
-      failure.status === 429 ? Math.max(this.lockoutMs, failure.retryAfterMs ?? 0) : failure.retryAfterMs;
+    const retryAfterMs = failure.status === 429 ? Math.max(this.lockoutMs, failure.retryAfterMs ?? 0) : failure.retryAfterMs;
     return new UpstreamRequestError({
       method: call.method,
       path: `/v0${call.path}`,

@@ -46,8 +46,7 @@ export class UpstreamRequestError extends AppError {
   }
 }
 
-export const isUpstreamRequestError = (error: unknown): error is UpstreamRequestError =>
-  error instanceof UpstreamRequestError;
+export const isUpstreamRequestError = (error: unknown): error is UpstreamRequestError => error instanceof UpstreamRequestError;
 
 /** The message callers see: what failed and how often, never the upstream's own text or the request path. */
 function describe(failure: UpstreamFailure): string {

@@ -24,7 +24,11 @@ const byId = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
 export const createdWebhookSchema: z.ZodType<CreatedWebhook> = z.looseObject({
   id: z.string(),
   macSecretBase64: z.string(),
-  expirationTime: z.string().nullable().optional().transform((value) => value ?? null),
+  expirationTime: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 });
 
 export const notificationResultSchema: z.ZodType<WebhookNotificationResult> = z.looseObject({
@@ -41,17 +45,32 @@ export const webhookSchema: z.ZodType<UpstreamWebhook> = z.looseObject({
   areNotificationsEnabled: z.boolean(),
   cursorForNextPayload: z.number(),
   isHookEnabled: z.boolean(),
-  lastSuccessfulNotificationTime: z.string().nullable().optional().transform((value) => value ?? null),
-  notificationUrl: z.string().nullable().optional().transform((value) => value ?? null),
+  lastSuccessfulNotificationTime: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  notificationUrl: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   expirationTime: z.string().nullable().optional(),
-  lastNotificationResult: notificationResultSchema.nullable().optional().transform((value) => value ?? null),
+  lastNotificationResult: notificationResultSchema
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   specification: z.looseObject({ options: z.record(z.string(), z.unknown()) }),
 });
 
 export const webhooksSchema = z.looseObject({ webhooks: z.array(webhookSchema) });
 
 export const refreshedWebhookSchema = z.looseObject({
-  expirationTime: z.string().nullable().optional().transform((value) => value ?? null),
+  expirationTime: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 });
 
 /** Delete and enable/disable answer with an empty body. */
@@ -87,7 +106,11 @@ const changedRecordSchema: z.ZodType<ChangedRecord> = z.looseObject({
 
 const tableMetadataSchema: z.ZodType<TableMetadataState> = z.looseObject({
   name: z.string(),
-  description: z.string().nullable().optional().transform((value) => value ?? null),
+  description: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 });
 
 const fieldDefinitionSchema: z.ZodType<FieldDefinition> = z.looseObject({ name: z.string(), type: z.string() });

@@ -65,7 +65,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<{ stop
     stop: async () => {
       stopping = true;
       const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-      const exited = workers.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
+      const exited = workers.map(
+        (worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
+      );
       for (const worker of workers) worker.process.kill('SIGTERM');
       // Each drains within its own deadline; past it, with some slack, it is killed.
       const deadline = config.shutdownDrainMs + config.shutdownTimeoutMs + 5_000;

@@ -9,7 +9,13 @@ export function sandboxProxy(target: string) {
   const base = new URL(target);
   return (req: Request, res: Response) => {
     const upstream = request(
-      { host: base.hostname, port: base.port, method: req.method, path: `${base.pathname}${req.url}`, headers: { ...req.headers, host: base.host } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: `${base.pathname}${req.url}`,
+        headers: { ...req.headers, host: base.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

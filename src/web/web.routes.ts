@@ -10,8 +10,23 @@ import { webBuildDir } from './web-files.js';
  * browser opening an unknown /usage/… path gets the API's JSON, not the application).
  */
 const API_SEGMENTS = new Set([
-  'webhooks', 'usage', 'airtable', 'monitoring-config', 'upstream', 'connection', 'oauth', 'auth', 'healthz', 'readyz', 'metrics',
-  'openapi.json', 'graphql', 'docs', 'sandbox', 'admin', 'assets',
+  'webhooks',
+  'usage',
+  'airtable',
+  'monitoring-config',
+  'upstream',
+  'connection',
+  'oauth',
+  'auth',
+  'healthz',
+  'readyz',
+  'metrics',
+  'openapi.json',
+  'graphql',
+  'docs',
+  'sandbox',
+  'admin',
+  'assets',
 ]);
 
 const PAGE_HEADERS = {
@@ -37,7 +52,15 @@ export function createWebAssetsRouter(dir = webBuildDir()): Router {
     res.set({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }).type(extname(file));
     res.sendFile(zipped, { maxAge: '365d', immutable: true });
   });
-  router.use('/assets', express.static(assets, { index: false, immutable: true, maxAge: '365d', setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding') }));
+  router.use(
+    '/assets',
+    express.static(assets, {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (res) => res.setHeader('Vary', 'Accept-Encoding'),
+    }),
+  );
   return router;
 }
 

@@ -47,11 +47,15 @@ describe('audit log end to end', () => {
     await api.deleteRecords(baseId, campaigns!.id, [recordId], { source: 'automation' });
     expect_('record_delete', 'automation');
 
-    const table = await api.createTable(baseId, { name: 'Audit Temp', fields: [{ name: 'Title', type: 'singleLineText' }] }, {
-      source: 'publicApi',
-      email: 'bob@example.com',
-      name: 'Bob',
-    });
+    const table = await api.createTable(
+      baseId,
+      { name: 'Audit Temp', fields: [{ name: 'Title', type: 'singleLineText' }] },
+      {
+        source: 'publicApi',
+        email: 'bob@example.com',
+        name: 'Bob',
+      },
+    );
     expect_('table_create', 'publicApi', 'bob@example.com', 'Bob');
     await api.updateTable(baseId, table.id, { name: 'Audit Renamed' }, { source: 'sync' });
     expect_('table_update', 'sync');
@@ -67,15 +71,16 @@ describe('audit log end to end', () => {
   afterAll(() => app?.close());
 
   const waitFor = (configId: string, count: number) =>
-    eventually(() => allChanges(app.http, configId), (records) => records.length >= count);
+    eventually(
+      () => allChanges(app.http, configId),
+      (records) => records.length >= count,
+    );
 
   it('logs each of the nine event types with its source and user, newest first, under scope all', async () => {
     const records = await waitFor(configs.all, 9);
     expect(records).toHaveLength(9);
     const oldestFirst = [...records].reverse();
-    expect(oldestFirst.map(({ eventType, source, userEmail, userName }) => ({ eventType, source, userEmail, userName }))).toEqual(
-      expected,
-    );
+    expect(oldestFirst.map(({ eventType, source, userEmail, userName }) => ({ eventType, source, userEmail, userName }))).toEqual(expected);
     const byType = Object.fromEntries(records.map((r) => [r.eventType, r])) as Record<string, ChangeRecord>;
     expect(byType.record_create!.kind).toBe('record');
     expect(byType.record_create!.tableName).toBe('Campaigns');
@@ -103,9 +108,14 @@ describe('audit log end to end', () => {
     const records = await waitFor(configs.records_only, 3);
     expect(records.map((r) => r.eventType).sort()).toEqual(['record_create', 'record_delete', 'record_update']);
     const schema = await waitFor(configs.schema_only, 6);
-    expect(schema.map((r) => r.eventType).sort()).toEqual(
-      ['column_create', 'column_delete', 'column_update', 'table_create', 'table_delete', 'table_update'],
-    );
+    expect(schema.map((r) => r.eventType).sort()).toEqual([
+      'column_create',
+      'column_delete',
+      'column_update',
+      'table_create',
+      'table_delete',
+      'table_update',
+    ]);
   });
 
   it('writes every entry once into its Changes table and stores the row id', async () => {

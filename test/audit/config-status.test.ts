@@ -33,12 +33,18 @@ describe('monitoring config status', () => {
     const { baseId, monitoringBaseId, configId, tableId, primaryName } = await logCatalogSuppliers(app, api);
     expect(await status(configId)).toEqual({ state: 'ok', lastError: null, checkedAt: expect.any(String) });
     await api.createRecords(baseId, tableId, [{ [primaryName]: 'Before the deletion' }]);
-    await eventually(() => allChanges(app.http, configId), (list) => list.length === 1 && list[0]!.monitoringRecordId !== null);
+    await eventually(
+      () => allChanges(app.http, configId),
+      (list) => list.length === 1 && list[0]!.monitoringRecordId !== null,
+    );
 
     const { monitoringTableId } = (await app.http('GET', `/monitoring-config/${configId}`)).body.config;
     await api.deleteTable(monitoringBaseId, monitoringTableId);
     await api.createRecords(baseId, tableId, [{ [primaryName]: 'After the deletion' }]);
-    const missing = await eventually(() => status(configId), (s) => s.state === 'changes_table_missing');
+    const missing = await eventually(
+      () => status(configId),
+      (s) => s.state === 'changes_table_missing',
+    );
     expect(missing).toEqual({
       state: 'changes_table_missing',
       lastError: `The Changes table ${monitoringTableId} (Changes) is gone from base ${monitoringBaseId}`,
@@ -53,12 +59,16 @@ describe('monitoring config status', () => {
     expect((await app.other.http('GET', `/monitoring-config/${configId}/status`)).status).toBe(404);
 
     // Changes logged while the table is missing wait for the config's next retry: no write per change.
-    const writes = () => app.running.sandbox!.stats.recent.filter((r) => r.method === 'POST' && r.path.endsWith(`/${monitoringTableId}`)).length;
+    const writes = () =>
+      app.running.sandbox!.stats.recent.filter((r) => r.method === 'POST' && r.path.endsWith(`/${monitoringTableId}`)).length;
     const writesBefore = writes();
     for (const name of ['Held 1', 'Held 2', 'Held 3']) {
       const logged = (await allChanges(app.http, configId)).length;
       await api.createRecords(baseId, tableId, [{ [primaryName]: name }]);
-      await eventually(() => allChanges(app.http, configId), (list) => list.length > logged);
+      await eventually(
+        () => allChanges(app.http, configId),
+        (list) => list.length > logged,
+      );
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(writes()).toBe(writesBefore);
@@ -82,10 +92,13 @@ describe('monitoring config status', () => {
     // A base the connection does not see is not_found on the config's own endpoints (CONTRACT §8); the list shows
     // the config, lost, with what the upkeep found.
     expect((await app.http('GET', `/monitoring-config/${configId}/status`)).status).toBe(404);
-    const listed = await createGraphql(app.url, app.apiKey)(
-      '{ monitoringConfigs(first: 100) { edges { node { restId upstreamAccess health { state lastError checkedAt } } } } }',
-    );
-    const node = listed.data.monitoringConfigs.edges.map((edge: { node: { restId: string } }) => edge.node).find((n: { restId: string }) => n.restId === configId);
+    const listed = await createGraphql(
+      app.url,
+      app.apiKey,
+    )('{ monitoringConfigs(first: 100) { edges { node { restId upstreamAccess health { state lastError checkedAt } } } } }');
+    const node = listed.data.monitoringConfigs.edges
+      .map((edge: { node: { restId: string } }) => edge.node)
+      .find((n: { restId: string }) => n.restId === configId);
     expect(node).toEqual({
       restId: configId,
       upstreamAccess: 'LOST',

@@ -110,7 +110,10 @@ describe('ingestion: pings, replays, failures', () => {
     phase = 1;
     await addRecord('Outage supplier 1');
     await addRecord('Outage supplier 2');
-    await eventually(async () => (await app.running.services.changeWriter.pending()).length, (n) => n > 0);
+    await eventually(
+      async () => (await app.running.services.changeWriter.pending()).length,
+      (n) => n > 0,
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     faults.update({ errorRate: 0 });
     // Lost answers: the sandbox writes the rows but answers after the client gave up (timeout 1.5 s).
@@ -118,7 +121,8 @@ describe('ingestion: pings, replays, failures', () => {
     await addRecord('Slow supplier');
     // The write timed out with the rows possibly written: they wait, marked, for the look-up before any resend.
     const uncertain = await eventually(
-      async () => Number((await app.running.dataSource.query('SELECT COUNT(*) AS n FROM change_outbox WHERE batch_token IS NOT NULL'))[0].n),
+      async () =>
+        Number((await app.running.dataSource.query('SELECT COUNT(*) AS n FROM change_outbox WHERE batch_token IS NOT NULL'))[0].n),
       (n) => n > 0,
     );
     expect(uncertain).toBeGreaterThan(0);

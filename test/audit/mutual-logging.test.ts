@@ -28,7 +28,10 @@ describe('two bases logged into each other (X→Y and Y→X)', () => {
       [x, 'Loop X'],
       [y, 'Loop Y'],
     ] as const) {
-      const base = app.running.sandbox!.store.addBase({ name, tables: [{ name: 'Notes', fields: [{ name: 'Name', type: 'singleLineText' }] }] });
+      const base = app.running.sandbox!.store.addBase({
+        name,
+        tables: [{ name: 'Notes', fields: [{ name: 'Name', type: 'singleLineText' }] }],
+      });
       side.baseId = base.id;
       side.tableId = base.tables[0]!.id;
     }

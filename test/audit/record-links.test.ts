@@ -34,7 +34,11 @@ describe('audit log of record links', () => {
 
   it('logs a link change once for the record and once for the linked record', async () => {
     const products = (await api.schema(baseId)).find((table) => table.name === 'Products')!;
-    const link = await api.createField(baseId, products.id, { name: 'Supplier', type: 'multipleRecordLinks', options: { linkedTableId: suppliersId } });
+    const link = await api.createField(baseId, products.id, {
+      name: 'Supplier',
+      type: 'multipleRecordLinks',
+      options: { linkedTableId: suppliersId },
+    });
     const inverseId = link.options.inverseLinkFieldId as string;
     const [product] = (await api.listRecords(baseId, products.id, '?pageSize=1')).records;
     const [supplier] = (await api.listRecords(baseId, suppliersId, '?pageSize=1')).records;
@@ -45,7 +49,10 @@ describe('audit log of record links', () => {
     await api.updateRecords(baseId, products.id, [{ id: product.id, fields: { Supplier: [supplier.id] } }], actor);
     await api.updateRecords(baseId, products.id, [{ id: product.id, fields: { Supplier: [] } }], actor);
 
-    const records = await eventually(() => allChanges(app.http, configId), (list) => list.length >= 4);
+    const records = await eventually(
+      () => allChanges(app.http, configId),
+      (list) => list.length >= 4,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const settled = await allChanges(app.http, configId);
     expect(settled).toHaveLength(4);

@@ -33,7 +33,10 @@ function dataFolder() {
       ...AUDIT_APP_ENV,
       ...env,
     });
-    const running = await startServer(config, createLogger(config.logLevel, { write: (line: string) => void lines.push(JSON.parse(line)) }));
+    const running = await startServer(
+      config,
+      createLogger(config.logLevel, { write: (line: string) => void lines.push(JSON.parse(line)) }),
+    );
     running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
     return { running, http: createHttp(running.url, apiKey) };
   };
@@ -49,7 +52,10 @@ async function catalogSuppliers(http: Http, url: string) {
 }
 
 const written = (http: Http, configId: string, count: number) =>
-  eventually(() => allChanges(http, configId), (list) => list.length >= count && list.every((r) => r.monitoringRecordId !== null));
+  eventually(
+    () => allChanges(http, configId),
+    (list) => list.length >= count && list.every((r) => r.monitoringRecordId !== null),
+  );
 
 describe('a restart on the same data folder', () => {
   it('keeps the sandbox upstream: a change made after it is logged into the same Changes table', async () => {

@@ -59,7 +59,10 @@ describe('one upstream watch per base, shared by every account that watches it',
 
     await addRecord('Seen by all');
     for (const account of accounts) {
-      const changes = await eventually(() => logged(account.configId, account.http), (list) => names(list).includes('Seen by all'));
+      const changes = await eventually(
+        () => logged(account.configId, account.http),
+        (list) => names(list).includes('Seen by all'),
+      );
       expect(names(changes)).toContain('Seen by all');
     }
   }, 60_000);
@@ -70,13 +73,19 @@ describe('one upstream watch per base, shared by every account that watches it',
     expect((await switching.http('PUT', '/connection', { body: { token: stranger.token } })).status).toBe(200);
     await addRecord('Not for the stranger');
     const other = accounts[1]!;
-    await eventually(() => logged(other.configId, other.http), (list) => names(list).includes('Not for the stranger'));
+    await eventually(
+      () => logged(other.configId, other.http),
+      (list) => names(list).includes('Not for the stranger'),
+    );
     // Its config is not_found meanwhile, as another account's would be (CONTRACT §8).
     expect((await switching.http('GET', `/monitoring-config/${switching.configId}/changes`)).status).toBe(404);
     // Back to its own user: its changes resume, without what came while it could not see the base.
     expect((await switching.http('PUT', '/connection', { body: { token: switching.token } })).status).toBe(200);
     await addRecord('Back again');
-    const changes = await eventually(() => logged(switching.configId, switching.http), (list) => names(list).includes('Back again'));
+    const changes = await eventually(
+      () => logged(switching.configId, switching.http),
+      (list) => names(list).includes('Back again'),
+    );
     expect(names(changes)).toContain('Back again');
     expect(names(changes)).not.toContain('Not for the stranger');
   }, 60_000);
@@ -88,7 +97,11 @@ describe('one upstream watch per base, shared by every account that watches it',
     expect(await app.running.services.watches.maintain()).toEqual({ refreshed: 0, recreated: 1 });
     await addRecord('After the move');
     for (const account of accounts.slice(1)) {
-      const changes = await eventually(() => logged(account.configId, account.http), (list) => names(list).includes('After the move'), 30_000);
+      const changes = await eventually(
+        () => logged(account.configId, account.http),
+        (list) => names(list).includes('After the move'),
+        30_000,
+      );
       expect(names(changes)).toContain('After the move');
     }
     const [watch] = await app.running.dataSource.getRepository(UpstreamWatch).findBy({ baseId });

@@ -12,7 +12,10 @@ describe('upstream watch upkeep and retention', () => {
   const lines: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ ...AUDIT_APP_ENV, LOG_LEVEL: 'info', AUDIT_RETENTION_DAYS: '30' }, { write: (line: string) => void lines.push(line) });
+    app = await startTestApp(
+      { ...AUDIT_APP_ENV, LOG_LEVEL: 'info', AUDIT_RETENTION_DAYS: '30' },
+      { write: (line: string) => void lines.push(line) },
+    );
     relaxSandboxRateLimit(app);
     baseId = await upstreamBaseId(app.http, DEMO_BASES.marketing);
     const monitoringBaseId = await upstreamBaseId(app.http, DEMO_BASES.changeLog);
@@ -41,7 +44,10 @@ describe('upstream watch upkeep and retention', () => {
     const api = sandboxApi(app.url);
     const [table] = await api.schema(baseId);
     await api.createRecords(baseId, table!.id, [{ [table!.fields.find((f) => f.id === table!.primaryFieldId)!.name]: 'After the gap' }]);
-    const records = await eventually(() => allChanges(app.http, configId), (list) => list.length > 0);
+    const records = await eventually(
+      () => allChanges(app.http, configId),
+      (list) => list.length > 0,
+    );
     expect(records.flatMap((r) => Object.values(r.after ?? {}))).toContain('After the gap');
   });
 

@@ -14,11 +14,7 @@ export function createBrowser(baseUrl: string) {
     cookie: undefined as string | undefined,
     csrfToken: undefined as string | undefined,
     lastSetCookie: undefined as string | undefined,
-    async request<T = JsonBody>(
-      method: string,
-      path: string,
-      options: RequestOptions & { csrf?: boolean } = {},
-    ): Promise<ApiResponse<T>> {
+    async request<T = JsonBody>(method: string, path: string, options: RequestOptions & { csrf?: boolean } = {}): Promise<ApiResponse<T>> {
       const headers: Record<string, string> = { ...options.headers };
       if (browser.cookie) headers.cookie = `basewatch_session=${browser.cookie}`;
       if (options.csrf && browser.csrfToken) headers['x-csrf-token'] = browser.csrfToken;

@@ -30,7 +30,11 @@ function postFrom(address: string, path: string, body: object, cookie?: string):
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', localAddress: address, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(cookie ? { cookie } : {}) } },
+      {
+        method: 'POST',
+        localAddress: address,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(cookie ? { cookie } : {}) },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -52,7 +56,8 @@ describe('sign-in limits', () => {
   it('refuses an address after 5 failures on an e-mail (the right password included), not the owner elsewhere', async () => {
     const email = uniqueEmail();
     expect((await postFrom(OWNER, '/auth/sign-up', { email, password: PASSWORD })).status).toBe(201);
-    for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++) expect((await postFrom(ATTACKER, '/auth/sign-in', { email, password: `wrong ${i}` })).status).toBe(401);
+    for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++)
+      expect((await postFrom(ATTACKER, '/auth/sign-in', { email, password: `wrong ${i}` })).status).toBe(401);
     for (const password of ['wrong again!!', PASSWORD]) {
       const limited = await postFrom(ATTACKER, '/auth/sign-in', { email: email.toUpperCase(), password });
       expect(limited.status).toBe(429);
@@ -73,7 +78,8 @@ describe('sign-in limits', () => {
     const failed = await Promise.all(
       attackers.map(async (address) => {
         const statuses = [];
-        for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++) statuses.push((await postFrom(address, '/auth/sign-in', { email, password: `wrong ${i}` })).status);
+        for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++)
+          statuses.push((await postFrom(address, '/auth/sign-in', { email, password: `wrong ${i}` })).status);
         return statuses;
       }),
     );
@@ -81,7 +87,9 @@ describe('sign-in limits', () => {
     expect((await postFrom('127.0.3.200', '/auth/sign-in', { email, password: PASSWORD })).status).toBe(429);
     // Someone at the owner's own address spends that address's limit on other e-mails.
     const others = await Promise.all(
-      Array.from({ length: FAILURES_PER_IP }, () => postFrom('127.0.2.1', '/auth/sign-in', { email: uniqueEmail(), password: 'wrong password' })),
+      Array.from({ length: FAILURES_PER_IP }, () =>
+        postFrom('127.0.2.1', '/auth/sign-in', { email: uniqueEmail(), password: 'wrong password' }),
+      ),
     );
     expect(others.map((answer) => answer.status)).toEqual(Array(FAILURES_PER_IP).fill(401));
     expect((await postFrom('127.0.2.1', '/auth/sign-in', { email, password: PASSWORD })).status).toBe(429);
@@ -95,7 +103,8 @@ describe('sign-in limits', () => {
   it('gives a known browser a limit of its own: 5 failures refuse it, the owner’s other browsers still sign in', async () => {
     const email = uniqueEmail();
     const device = deviceCookieOf(await postFrom('127.0.4.1', '/auth/sign-up', { email, password: PASSWORD }));
-    for (let i = 0; i < FAILURES_PER_DEVICE; i++) expect((await postFrom('127.0.4.1', '/auth/sign-in', { email, password: `wrong ${i}` }, device)).status).toBe(401);
+    for (let i = 0; i < FAILURES_PER_DEVICE; i++)
+      expect((await postFrom('127.0.4.1', '/auth/sign-in', { email, password: `wrong ${i}` }, device)).status).toBe(401);
     expect((await postFrom('127.0.4.2', '/auth/sign-in', { email, password: PASSWORD }, device)).status).toBe(429);
     expect((await postFrom('127.0.4.1', '/auth/sign-in', { email, password: PASSWORD })).status).toBe(200);
   });
@@ -103,10 +112,13 @@ describe('sign-in limits', () => {
   it('sets the device cookie HttpOnly for the sign-in endpoints alone, and takes no forged or altered one', async () => {
     const email = uniqueEmail();
     const signedUp = await postFrom('127.0.5.1', '/auth/sign-up', { email, password: PASSWORD });
-    expect(signedUp.headers['set-cookie']).toContainEqual(expect.stringMatching(/^basewatch_device=[^;]+; Max-Age=31536000; Path=\/auth; Expires=[^;]+; HttpOnly; SameSite=Lax$/));
+    expect(signedUp.headers['set-cookie']).toContainEqual(
+      expect.stringMatching(/^basewatch_device=[^;]+; Max-Age=31536000; Path=\/auth; Expires=[^;]+; HttpOnly; SameSite=Lax$/),
+    );
     const device = deviceCookieOf(signedUp);
     // The e-mail locked for one address: a forged or altered cookie does not make that address a known browser.
-    for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++) expect((await postFrom('127.0.5.2', '/auth/sign-in', { email, password: `wrong ${i}` })).status).toBe(401);
+    for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP; i++)
+      expect((await postFrom('127.0.5.2', '/auth/sign-in', { email, password: `wrong ${i}` })).status).toBe(401);
     const middle = Math.floor(device.length / 2);
     const altered = `${device.slice(0, middle)}${device[middle] === 'A' ? 'B' : 'A'}${device.slice(middle + 1)}`;
     for (const forged of [altered, 'basewatch_device=v1.AAAA.BBBB.CCCC']) {

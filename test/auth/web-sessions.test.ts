@@ -39,7 +39,9 @@ describe('sign-up, sign-in, session, sign-out', () => {
   it('round-trips: the cookie’s attributes, the session body, and a sign-out that ends it at once', async () => {
     const email = uniqueEmail('Ada');
     const browser = createBrowser(app.url);
-    const created = await browser.request('POST', '/auth/sign-up', { body: { email: `  ${email.toUpperCase()} `, password: PASSWORD, accountName: 'Ada’s team' } });
+    const created = await browser.request('POST', '/auth/sign-up', {
+      body: { email: `  ${email.toUpperCase()} `, password: PASSWORD, accountName: 'Ada’s team' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       user: { id: expect.any(String), email: email.toLowerCase() },
@@ -188,12 +190,18 @@ describe('the session cookie on REST and GraphQL, and CSRF', () => {
     const list = await browser.request('GET', '/usage/bases');
     expect(list.status).toBe(200);
     expect(list.body.bases.map((b: { baseId: string }) => b.baseId).sort()).toEqual([baseId, otherBase].sort());
-    const read = await browser.request('GET', `/graphql?query=${encodeURIComponent('{ usageBases(first: 5) { edges { node { baseId } } } }')}`, {
-      headers: { accept: 'application/json' },
-    });
+    const read = await browser.request(
+      'GET',
+      `/graphql?query=${encodeURIComponent('{ usageBases(first: 5) { edges { node { baseId } } } }')}`,
+      {
+        headers: { accept: 'application/json' },
+      },
+    );
     expect(read.status).toBe(200);
     expect(read.body.data.usageBases.edges).toHaveLength(2);
-    const postedRead = await browser.request('POST', '/graphql', { body: { query: 'query Bases { usageBases(first: 5) { edges { node { baseId } } } }' } });
+    const postedRead = await browser.request('POST', '/graphql', {
+      body: { query: 'query Bases { usageBases(first: 5) { edges { node { baseId } } } }' },
+    });
     expect(postedRead.status).toBe(200);
     expect(postedRead.body.data.usageBases.edges).toHaveLength(2);
   });
@@ -202,12 +210,16 @@ describe('the session cookie on REST and GraphQL, and CSRF', () => {
     const { http } = await app.newAccount('keyed');
     const baseId = await upstreamBaseId(http, DEMO_BASES.catalog);
     expect((await http('POST', '/usage/bases', { body: { baseId } })).status).toBe(201);
-    const gql = await http('POST', '/graphql', { body: { query: createUsageBase, variables: { input: { baseId: await upstreamBaseId(http, DEMO_BASES.marketing) } } } });
+    const gql = await http('POST', '/graphql', {
+      body: { query: createUsageBase, variables: { input: { baseId: await upstreamBaseId(http, DEMO_BASES.marketing) } } },
+    });
     expect(gql.status).toBe(200);
     expect(gql.body.errors).toBeUndefined();
 
     const browser = await signUp();
-    const withBadKey = await browser.request('GET', '/usage/bases', { headers: { authorization: 'Bearer sk_not_a_real_key_but_long_enough_1234567' } });
+    const withBadKey = await browser.request('GET', '/usage/bases', {
+      headers: { authorization: 'Bearer sk_not_a_real_key_but_long_enough_1234567' },
+    });
     expect(withBadKey.status).toBe(401);
     const withKey = await browser.request('POST', '/usage/bases', { body: { baseId }, headers: { authorization: `Bearer ${app.apiKey}` } });
     expect(withKey.status).toBe(201);
@@ -300,7 +312,9 @@ describe('the CLI’s user and its set-password link', () => {
     expect(session.body.account).toEqual({ id: app.accountId, name: 'first' });
     expect(session.body.user).toEqual(created.user);
 
-    const reused = await createBrowser(app.url).request('POST', '/auth/set-password', { body: { token, password: 'yet another passphrase' } });
+    const reused = await createBrowser(app.url).request('POST', '/auth/set-password', {
+      body: { token, password: 'yet another passphrase' },
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.message).toContain('unknown, used or expired');
     await signIn(email);

@@ -27,12 +27,12 @@ describe('the built service (node dist/src/main.js)', () => {
     expect(key, first.output()).toBeDefined();
     expect(first.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.url}/airtable/bases`);
     expect(first.output()).toContain(`sandbox at ${first.url}/sandbox/airtable (Authorization: Bearer ${DEFAULT_SANDBOX_TOKEN})`);
-    const sandboxBases = await fetch(`${first.url}/sandbox/airtable/v0/meta/bases`, { headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}` } });
+    const sandboxBases = await fetch(`${first.url}/sandbox/airtable/v0/meta/bases`, {
+      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}` },
+    });
     expect(sandboxBases.status).toBe(200);
     const bases = await createHttp(first.url, key)('GET', '/airtable/bases');
-    expect(bases.body.bases.map((b: { name: string }) => b.name)).toEqual(
-      expect.arrayContaining(Object.values(DEMO_BASES)),
-    );
+    expect(bases.body.bases.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(Object.values(DEMO_BASES)));
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
@@ -64,7 +64,10 @@ describe('the built service (node dist/src/main.js)', () => {
     expect(result.status).toBe(503);
     expect(result.body).toEqual({ code: 'unavailable', message: 'The service is shutting down: the count was abandoned' });
     expect(await service.exited).toBe(0);
-    const abandonedLine = service.output().split('\n').find((line) => line.includes('running counts abandoned'));
+    const abandonedLine = service
+      .output()
+      .split('\n')
+      .find((line) => line.includes('running counts abandoned'));
     expect(JSON.parse(abandonedLine!)).toMatchObject({ level: 40, counts: 1, shutdownTimeoutMs: 300 });
   }, 60_000);
 });
@@ -121,7 +124,11 @@ describe('the built service killed while reading upstream changes', () => {
       const table = watched.tables[0]!;
       const payloadReads = () => sandbox.stats.recent.filter((r) => r.path.includes('/payloads')).length;
       const readsBefore = payloadReads();
-      sandbox.store.createRecords(watched.id, table.id, [1, 2, 3].map((i) => ({ [table.primaryFieldId]: `Kill test ${i}` })));
+      sandbox.store.createRecords(
+        watched.id,
+        table.id,
+        [1, 2, 3].map((i) => ({ [table.primaryFieldId]: `Kill test ${i}` })),
+      );
       const reading = () => payloadReads() > readsBefore;
       const deadline = Date.now() + 10_000;
       while (!reading() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -134,7 +141,12 @@ describe('the built service killed while reading upstream changes', () => {
 
       const second = await startBuiltService(env);
       const again = createHttp(second.url, apiKey);
-      const read = async () => (await again('GET', `/monitoring-config/${configId}/changes`)).body.records as Array<{ id: string; after: object; monitoringRecordId: string | null }>;
+      const read = async () =>
+        (await again('GET', `/monitoring-config/${configId}/changes`)).body.records as Array<{
+          id: string;
+          after: object;
+          monitoringRecordId: string | null;
+        }>;
       let records = await read();
       for (let i = 0; i < 200 && !(records.length >= 3 && records.every((r) => r.monitoringRecordId)); i += 1) {
         await new Promise((r) => setTimeout(r, 100));
@@ -165,7 +177,10 @@ describe('OAuth refresh across processes', () => {
       await control('PUT', 'oauth/consent', { userId: user.id, baseIds: [base.id] });
       const callback = new URL((await fetch(start.body.authorizeUrl, { redirect: 'manual' })).headers.get('location')!);
       // The browser that started the flow carries its cookie to the callback.
-      const cookie = start.headers.getSetCookie().find((c) => c.startsWith('basewatch_oauth='))!.split(';')[0]!;
+      const cookie = start.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('basewatch_oauth='))!
+        .split(';')[0]!;
       expect((await app.http('GET', `${callback.pathname}${callback.search}`, { key: null, headers: { cookie } })).status).toBe(200);
       const before = await app.running.services.accessTokens.tokenFor(app.accountId);
 
@@ -181,13 +196,13 @@ describe('OAuth refresh across processes', () => {
       try {
         // Expired for the platform and, as stored, for both processes: each sets out to refresh before its call.
         await control('POST', 'tokens/expire', { userId: user.id });
-        await app.running.dataSource.query('UPDATE upstream_connection SET access_expires_at = ?', [new Date(Date.now() - 1000).toISOString()]);
+        await app.running.dataSource.query('UPDATE upstream_connection SET access_expires_at = ?', [
+          new Date(Date.now() - 1000).toISOString(),
+        ]);
         const viaSecond = createHttp(second.url, app.apiKey);
         await viaSecond('GET', '/connection');
         // 20 upstream calls at once, half through each process.
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => (i % 2 ? viaSecond : app.http)('GET', '/airtable/bases')),
-        );
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? viaSecond : app.http)('GET', '/airtable/bases')));
         expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 200));
         for (const answer of answers) expect(answer.body.bases.map((b: { id: string }) => b.id)).toEqual([base.id]);
         // One refresh: the version moved by one, and the grant is still alive (a second refresh of the same pair

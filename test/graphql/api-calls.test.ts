@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const API_CALLS = 'query($month: String) { apiCalls(month: $month) { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } } }';
+const API_CALLS =
+  'query($month: String) { apiCalls(month: $month) { month total projected byPurpose { count audit webhooks helpers } byBase { baseId calls } } }';
 
 describe('apiCalls over GraphQL', () => {
   it('answers what REST GET /usage/api-calls does, and a new count at once', async () => {
@@ -29,7 +30,13 @@ describe('apiCalls over GraphQL', () => {
     expect(calls.byBase.find((b: { baseId: string }) => b.baseId === base.baseId).calls).toBeGreaterThan(0);
 
     const past = (await graphql(API_CALLS, { month: '2021-06' })).data.apiCalls;
-    expect(past).toEqual({ month: '2021-06', total: 0, projected: 0, byPurpose: { count: 0, audit: 0, webhooks: 0, helpers: 0 }, byBase: [] });
+    expect(past).toEqual({
+      month: '2021-06',
+      total: 0,
+      projected: 0,
+      byPurpose: { count: 0, audit: 0, webhooks: 0, helpers: 0 },
+      byBase: [],
+    });
   });
 
   it('refuses what REST refuses, with the same code', async () => {

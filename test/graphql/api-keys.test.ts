@@ -26,7 +26,8 @@ async function gql(browser: Browser, query: string, variables?: Record<string, u
 }
 
 const LIST = '{ viewer { apiKeys(first: 10) { totalCount edges { cursor node { id restId name prefix createdAt lastUsedAt } } } } }';
-const CREATE = 'mutation($name: String!) { createApiKey(input: { name: $name }) { key apiKey { id name prefix } apiKeyEdge { cursor node { id } } } }';
+const CREATE =
+  'mutation($name: String!) { createApiKey(input: { name: $name }) { key apiKey { id name prefix } apiKeyEdge { cursor node { id } } } }';
 const REVOKE = 'mutation($id: ID!) { revokeApiKey(input: { id: $id }) { deletedId } }';
 
 describe('viewer.apiKeys, createApiKey, revokeApiKey', () => {
@@ -67,7 +68,9 @@ describe('viewer.apiKeys, createApiKey, revokeApiKey', () => {
     const page = first.data.viewer.apiKeys;
     expect(page.nodes.map((n: { id: string }) => n.id)).toEqual(ids.slice(0, 2));
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const back = await gql(owner, 'query($b: String) { viewer { apiKeys(last: 5, before: $b) { nodes { id } } } }', { b: page.pageInfo.endCursor });
+    const back = await gql(owner, 'query($b: String) { viewer { apiKeys(last: 5, before: $b) { nodes { id } } } }', {
+      b: page.pageInfo.endCursor,
+    });
     expect(back.data.viewer.apiKeys.nodes.map((n: { id: string }) => n.id)).toEqual(ids.slice(0, 1));
 
     const stranger = await signUp();
@@ -112,6 +115,8 @@ describe('updateAccount', () => {
     expect(renamed.data.updateAccount.viewer.name).toBe('After');
     expect((await graphql(VIEWER)).data.viewer).toEqual({ id: before.data.viewer.id, name: 'After' });
     expect((await createGraphql(app.url, secondKey)(VIEWER)).data.viewer.name).toBe('After');
-    expect((await graphql('query($id: ID!) { node(id: $id) { ... on Account { name } } }', { id: before.data.viewer.id })).data.node.name).toBe('After');
+    expect(
+      (await graphql('query($id: ID!) { node(id: $id) { ... on Account { name } } }', { id: before.data.viewer.id })).data.node.name,
+    ).toBe('After');
   });
 });

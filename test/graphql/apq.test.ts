@@ -48,7 +48,12 @@ describe('automatic persisted queries over HTTP', () => {
     const res = await post({ query: '{ viewer { id } }', extensions: persisted(sha256('{ viewer { name } }')) });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
-      errors: [{ message: 'The persistedQuery extension’s sha256Hash is not the SHA-256 of the query sent with it', extensions: { code: 'invalid_request' } }],
+      errors: [
+        {
+          message: 'The persistedQuery extension’s sha256Hash is not the SHA-256 of the query sent with it',
+          extensions: { code: 'invalid_request' },
+        },
+      ],
     });
     const version = await post({ query: '{ viewer { id } }', extensions: persisted(sha256('{ viewer { id } }'), 2) });
     expect(version.status).toBe(400);
@@ -59,7 +64,9 @@ describe('automatic persisted queries over HTTP', () => {
   it('registers a query sent with its hash, then runs it by hash alone', async () => {
     const query = '{ viewer { restId } }';
     expect((await post({ extensions: persisted(sha256(query)) })).status).toBe(200);
-    expect(await (await post({ query, extensions: persisted(sha256(query)) })).json()).toEqual({ data: { viewer: { restId: app.accountId } } });
+    expect(await (await post({ query, extensions: persisted(sha256(query)) })).json()).toEqual({
+      data: { viewer: { restId: app.accountId } },
+    });
     expect(await (await post({ extensions: persisted(sha256(query)) })).json()).toEqual({ data: { viewer: { restId: app.accountId } } });
   });
 });
@@ -83,7 +90,11 @@ describe('Apollo Client 4’s persisted-query link', () => {
   };
   const shapeOf = (request: SentRequest) => {
     const params = request.method === 'GET' ? Object.fromEntries(new URL(request.url).searchParams) : JSON.parse(request.body!);
-    return { method: request.method, hasQuery: typeof params.query === 'string', hasHash: String(params.extensions).includes('sha256') || Boolean(params.extensions?.persistedQuery) };
+    return {
+      method: request.method,
+      hasQuery: typeof params.query === 'string',
+      hasHash: String(params.extensions).includes('sha256') || Boolean(params.extensions?.persistedQuery),
+    };
   };
   const expected = () => ({ viewer: { __typename: 'Account', restId: app.accountId, name: 'first' } });
 

@@ -133,9 +133,12 @@ describe('depth and cost limits', () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog);
     let selection = 'id';
     for (let i = 0; i < 6; i += 1) selection = `latestSnapshot { usageBase { ${selection} } }`;
-    const res = await graphql(`mutation($id: ID!) { deleteUsageBase(input: { id: $id }) { deletedUsageBaseId } updateUsageBase(input: { id: $id }) { usageBase { ${selection} } } }`, {
-      id: base.id,
-    });
+    const res = await graphql(
+      `mutation($id: ID!) { deleteUsageBase(input: { id: $id }) { deletedUsageBaseId } updateUsageBase(input: { id: $id }) { usageBase { ${selection} } } }`,
+      {
+        id: base.id,
+      },
+    );
     expect(res.status).toBe(400);
     expect((await app.http('GET', '/usage/bases')).body.bases.map((b: { id: string }) => b.id)).toEqual([base.id]);
   });
@@ -167,13 +170,19 @@ describe('errors', () => {
     ]);
     const missing = await graphql(query, {});
     expect(missing.errors).toEqual([
-      { message: 'Variable "$n" of required type "Int!" was not provided.', locations: [{ line: 1, column: 13 }], extensions: { code: 'invalid_request' } },
+      {
+        message: 'Variable "$n" of required type "Int!" was not provided.',
+        locations: [{ line: 1, column: 13 }],
+        extensions: { code: 'invalid_request' },
+      },
     ]);
     // Two operations and no name: graphql-js's message, though the first one's variables are missing too.
     const two = 'query A($n: Int!) { usageBases(first: $n) { totalCount } } query B { viewer { id } }';
     const unnamed = await graphql(two);
     expect(unnamed.status).toBe(400);
-    expect(unnamed.errors).toEqual([{ message: 'Must provide operation name if query contains multiple operations.', extensions: { code: 'invalid_request' } }]);
+    expect(unnamed.errors).toEqual([
+      { message: 'Must provide operation name if query contains multiple operations.', extensions: { code: 'invalid_request' } },
+    ]);
     const unknown = await graphql(two, { n: 1 }, { operationName: 'C' });
     expect(unknown.errors).toEqual([{ message: 'Unknown operation named "C".', extensions: { code: 'invalid_request' } }]);
     expect((await graphql(two, undefined, { operationName: 'B' })).data).toEqual({ viewer: { id: expect.any(String) } });
@@ -186,7 +195,11 @@ describe('errors', () => {
       const res = await graphql('query($id: ID!) { usageBase(id: $id) { baseName latestSnapshot { date } } }', { id: base.id });
       expect(res.status).toBe(200);
       expect(res.errors).toHaveLength(1);
-      expect(res.errors![0]).toMatchObject({ message: 'Internal server error', path: ['usageBase', 'latestSnapshot'], extensions: { code: 'internal' } });
+      expect(res.errors![0]).toMatchObject({
+        message: 'Internal server error',
+        path: ['usageBase', 'latestSnapshot'],
+        extensions: { code: 'internal' },
+      });
       expect(res.data.usageBase).toEqual({ baseName: DEMO_BASES.catalog, latestSnapshot: null });
       expect(res.text).not.toMatch(/usage_snapshot|SQLITE|at .*\.js/);
     } finally {

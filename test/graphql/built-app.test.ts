@@ -14,7 +14,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'basewatch-graphql-built-'));
 
 beforeAll(() => {
   rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
+    cwd: ROOT,
+  });
 }, 180_000);
 afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });

@@ -39,7 +39,10 @@ function connect(apiKey: string): Client {
 
 const CHANGE_LOGGED = `subscription($id: ID!) { changeLogged(monitoringConfigId: $id) { ${CHANGE_FIELDS} monitoringConfig { restId } } }`;
 
-type Logged = { restId: string; recordId: string | null; eventType: string; monitoringConfig: { restId: string } } & Record<string, unknown>;
+type Logged = { restId: string; recordId: string | null; eventType: string; monitoringConfig: { restId: string } } & Record<
+  string,
+  unknown
+>;
 
 /** The next event of a subscription, or undefined after `ms`. */
 const within = <T>(next: Promise<IteratorResult<T>>, ms: number) =>
@@ -74,21 +77,32 @@ describe('changeLogged over graphql-ws', () => {
       const logged = (next as IteratorResult<{ data?: { changeLogged: Logged } }>).value.data!.changeLogged;
       if (logged.recordId === recordId) event = logged;
     }
-    const rest = (await eventually(() => allChanges(app.http, config.id), (records) => records.some((r) => r.recordId === recordId))).find(
-      (r) => r.recordId === recordId,
-    )!;
+    const rest = (
+      await eventually(
+        () => allChanges(app.http, config.id),
+        (records) => records.some((r) => r.recordId === recordId),
+      )
+    ).find((r) => r.recordId === recordId)!;
     const { monitoringConfig, ...change } = event;
     expect(monitoringConfig).toEqual({ restId: config.id });
     // The Changes-table row may be written after the event: REST may show its id already.
     expect({ ...asRest(change), monitoringRecordId: null }).toEqual({ ...rest, monitoringRecordId: null });
-    expect(change).toMatchObject({ eventType: 'RECORD_CREATE', kind: 'RECORD', source: 'CLIENT', userEmail: 'sub@example.com', userName: 'Sub Scriber' });
+    expect(change).toMatchObject({
+      eventType: 'RECORD_CREATE',
+      kind: 'RECORD',
+      source: 'CLIENT',
+      userEmail: 'sub@example.com',
+      userName: 'Sub Scriber',
+    });
     await events.return?.();
   }, 60_000);
 
   it('answers not_found for another account’s config', async () => {
     const theirs = await app.other.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId } });
     expect(theirs.status).toBe(201);
-    const foreign = await connect(app.apiKey).iterate({ query: CHANGE_LOGGED, variables: { id: theirs.body.config.id } }).next();
+    const foreign = await connect(app.apiKey)
+      .iterate({ query: CHANGE_LOGGED, variables: { id: theirs.body.config.id } })
+      .next();
     expect(foreign.value).toMatchObject({ errors: [{ extensions: { code: 'not_found' } }] });
   });
 });

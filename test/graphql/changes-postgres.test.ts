@@ -37,7 +37,10 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
         userEmail: i % 2 ? 'ada@example.com' : 'bob@example.com',
         fieldIds: i % 3 ? ['fldFIELD0000000A'] : [],
       }));
-      logged.set(created.body.config.id, newestFirst(await appendChanges(app.running.services.dataSource, created.body.config.id, changes)));
+      logged.set(
+        created.body.config.id,
+        newestFirst(await appendChanges(app.running.services.dataSource, created.body.config.id, changes)),
+      );
     }
   }, 60_000);
   afterAll(async () => {
@@ -58,7 +61,8 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
       do {
         const res: GraphqlResponse = await graphql(CHANGES, { id: configId, filter, first: 6, after });
         expect(res.errors).toBeUndefined();
-        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } = res.data.monitoringConfig.changes;
+        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } =
+          res.data.monitoringConfig.changes;
         forward.push(...page.edges.map((e) => asRest(e.node)));
         after = page.pageInfo.hasNextPage ? (page.pageInfo.endCursor as string) : null;
       } while (after);
@@ -68,7 +72,8 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
       do {
         const res: GraphqlResponse = await graphql(CHANGES, { id: configId, filter, last: 6, before });
         expect(res.errors).toBeUndefined();
-        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } = res.data.monitoringConfig.changes;
+        const page: { edges: Array<{ node: { restId: string } }>; pageInfo: Record<string, string | boolean | null> } =
+          res.data.monitoringConfig.changes;
         backward.unshift(...page.edges.map((e) => asRest(e.node)));
         before = page.pageInfo.hasPreviousPage ? (page.pageInfo.startCursor as string) : null;
       } while (before);
@@ -84,13 +89,17 @@ describe.skipIf(!available)(`MonitoringConfig.changes on PostgreSQL (${ADMIN_URL
     for (const node of res.data.monitoringConfigs.nodes) {
       const changes = logged.get(node.restId)!;
       expect(node.all.totalCount).toBe(changes.length);
-      expect(node.ada.totalCount).toBe(changes.filter((c) => c.userEmail === 'ada@example.com' && c.fieldIds.includes('fldFIELD0000000A')).length);
+      expect(node.ada.totalCount).toBe(
+        changes.filter((c) => c.userEmail === 'ada@example.com' && c.fieldIds.includes('fldFIELD0000000A')).length,
+      );
       expect(node.ada.totalCount).toBeGreaterThan(0);
       const expected = changes.map((c) => c.id);
       expect(node.newest.nodes.map((c: { restId: string }) => c.restId)).toEqual(expected.slice(0, 3));
       expect(node.oldest.nodes.map((c: { restId: string }) => c.restId)).toEqual(expected.slice(-2));
     }
-    const ids = res.data.monitoringConfigs.nodes.flatMap((n: { newest: { nodes: Array<{ id: string }> } }) => n.newest.nodes.map((c) => c.id));
+    const ids = res.data.monitoringConfigs.nodes.flatMap((n: { newest: { nodes: Array<{ id: string }> } }) =>
+      n.newest.nodes.map((c) => c.id),
+    );
     const nodes = await graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(nodes.data.nodes).toEqual(ids.map((id: string) => ({ id })));
   });

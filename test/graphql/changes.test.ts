@@ -28,7 +28,9 @@ beforeAll(async () => {
   const changes: SeedChange[] = Array.from({ length: 130 }, (_, i) => {
     const eventType = EVENTS[i % EVENTS.length];
     return {
-      occurredAt: new Date(Date.parse('2026-03-01T20:00:00.000Z') + Math.floor(i / 3) * 2 * 3_600_000 + (i % 3 === 2 ? 60_000 : 0)).toISOString(),
+      occurredAt: new Date(
+        Date.parse('2026-03-01T20:00:00.000Z') + Math.floor(i / 3) * 2 * 3_600_000 + (i % 3 === 2 ? 60_000 : 0),
+      ).toISOString(),
       eventType,
       tableId: TABLES[i % TABLES.length],
       recordId: eventType === 'table_create' ? null : `rec${String(i).padStart(14, '0')}`,
@@ -85,10 +87,19 @@ async function walk(direction: 'forward' | 'backward', size: number, filter?: Re
   let cursor: string | null = null;
   do {
     const page: Page =
-      direction === 'forward' ? await changes({ filter, first: size, after: cursor }) : await changes({ filter, last: size, before: cursor });
+      direction === 'forward'
+        ? await changes({ filter, first: size, after: cursor })
+        : await changes({ filter, last: size, before: cursor });
     if (direction === 'forward') pages.push(page);
     else pages.unshift(page);
-    cursor = direction === 'forward' ? (page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null) : page.pageInfo.hasPreviousPage ? page.pageInfo.startCursor : null;
+    cursor =
+      direction === 'forward'
+        ? page.pageInfo.hasNextPage
+          ? page.pageInfo.endCursor
+          : null
+        : page.pageInfo.hasPreviousPage
+          ? page.pageInfo.startCursor
+          : null;
   } while (cursor);
   return { pages, items: pages.flatMap(restShaped) };
 }
@@ -118,12 +129,24 @@ describe('MonitoringConfig.changes (Relay Cursor Connections)', () => {
   it('filters as REST does, in both directions', async () => {
     const filters: Array<[Record<string, unknown>, Record<string, string>]> = [
       [{ eventType: 'RECORD_UPDATE' }, { eventType: 'record_update' }],
-      [{ kind: 'SCHEMA', tableId: TABLES[1] }, { kind: 'schema', tableId: TABLES[1] }],
-      [{ userEmail: USERS[0], source: 'CLIENT' }, { userEmail: USERS[0]!, source: 'client' }],
+      [
+        { kind: 'SCHEMA', tableId: TABLES[1] },
+        { kind: 'schema', tableId: TABLES[1] },
+      ],
+      [
+        { userEmail: USERS[0], source: 'CLIENT' },
+        { userEmail: USERS[0]!, source: 'client' },
+      ],
       [{ fieldId: FIELDS[1] }, { fieldId: FIELDS[1] }],
       [{ recordId: 'rec00000000000004' }, { recordId: 'rec00000000000004' }],
-      [{ from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' }, { from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' }],
-      [{ eventType: 'RECORD_UPDATE', tableId: TABLES[0], userEmail: USERS[0], from: '2026-03-04' }, { eventType: 'record_update', tableId: TABLES[0], userEmail: USERS[0]!, from: '2026-03-04' }],
+      [
+        { from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' },
+        { from: '2026-03-03', to: '2026-03-05', timezone: 'America/New_York' },
+      ],
+      [
+        { eventType: 'RECORD_UPDATE', tableId: TABLES[0], userEmail: USERS[0], from: '2026-03-04' },
+        { eventType: 'record_update', tableId: TABLES[0], userEmail: USERS[0]!, from: '2026-03-04' },
+      ],
     ];
     for (const [filter, query] of filters) {
       const rest = await restChanges(query);
@@ -156,7 +179,9 @@ describe('MonitoringConfig.changes (Relay Cursor Connections)', () => {
       const page = await changes({ first: 30, after });
       seen.push(...page.edges.map((e) => e.node.restId));
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
-      const [newer] = await appendChanges(app.running.services.dataSource, config.id, [{ occurredAt: new Date(Date.parse('2026-04-01T00:00:00.000Z') + ++arrivals * 1000).toISOString() }]);
+      const [newer] = await appendChanges(app.running.services.dataSource, config.id, [
+        { occurredAt: new Date(Date.parse('2026-04-01T00:00:00.000Z') + ++arrivals * 1000).toISOString() },
+      ]);
       logged.push(newer);
     } while (after);
     expect(arrivals).toBe(Math.ceil(expected.length / 30));
@@ -180,7 +205,11 @@ describe('MonitoringConfig.changes (Relay Cursor Connections)', () => {
       { last: 101 },
       { after: 'not-a-cursor' },
       { before: Buffer.from(JSON.stringify(['changes', config.id, { occurredAt: 'yesterday', id: 1 }])).toString('base64url') },
-      { after: Buffer.from(JSON.stringify(['changes', config.id, { occurredAt: '2026-03-01T00:00:00.000Z', id: -5 }])).toString('base64url') },
+      {
+        after: Buffer.from(JSON.stringify(['changes', config.id, { occurredAt: '2026-03-01T00:00:00.000Z', id: -5 }])).toString(
+          'base64url',
+        ),
+      },
       { filter: { from: '2026-03-05', to: '2026-03-01' } },
       { filter: { from: '2026-02-30' } },
       { filter: { tableId: '' } },

@@ -29,7 +29,12 @@ const MISSING_DELETE = 'mutation Delete($id: ID!) { deleteUsageBase(input: { id:
 describe('urql (@urql/core 6) with its defaults', () => {
   it('sends queries as GET without a content type, and they are answered', async () => {
     const { fetch, sent } = recordingFetch();
-    const client = new Client({ url: endpoint, exchanges: [cacheExchange, fetchExchange], fetch, fetchOptions: { headers: { authorization } } });
+    const client = new Client({
+      url: endpoint,
+      exchanges: [cacheExchange, fetchExchange],
+      fetch,
+      fetchOptions: { headers: { authorization } },
+    });
     const result = await client.query(VIEWER, {}).toPromise();
     expect(result.error).toBeUndefined();
     expect(result.data).toEqual({ viewer: { __typename: 'Account', restId: app.accountId, name: 'first' } });
@@ -39,7 +44,12 @@ describe('urql (@urql/core 6) with its defaults', () => {
 
   it('sends mutations as JSON POSTs, which reach the resolver', async () => {
     const { fetch, sent } = recordingFetch();
-    const client = new Client({ url: endpoint, exchanges: [cacheExchange, fetchExchange], fetch, fetchOptions: { headers: { authorization } } });
+    const client = new Client({
+      url: endpoint,
+      exchanges: [cacheExchange, fetchExchange],
+      fetch,
+      fetchOptions: { headers: { authorization } },
+    });
     const result = await client.mutation(MISSING_DELETE, { id: '00000000-0000-4000-8000-000000000000' }).toPromise();
     expect(sent[0].method).toBe('POST');
     expect(result.error?.graphQLErrors.map((e) => e.extensions.code)).toEqual(['not_found']);

@@ -45,7 +45,17 @@ interface Outcome {
 }
 
 /** Browser code: fetch /graphql from the page (POST with JSON, or GET with the query in the URL), never throwing. */
-const CALL_GRAPHQL = async ({ url, key, method, credentials }: { url: string; key: string; method: 'GET' | 'POST'; credentials: Credentials }): Promise<Outcome> => {
+const CALL_GRAPHQL = async ({
+  url,
+  key,
+  method,
+  credentials,
+}: {
+  url: string;
+  key: string;
+  method: 'GET' | 'POST';
+  credentials: Credentials;
+}): Promise<Outcome> => {
   const query = '{ viewer { name } }';
   try {
     const res =
@@ -79,7 +89,11 @@ describe('a page on another origin calling /graphql from headless Chromium', () 
       console.warn(`skipped: ${NO_CHROMIUM}`);
       return skip(NO_CHROMIUM);
     }
-    for (const [method, credentials] of [['POST', 'same-origin'], ['GET', 'same-origin'], ['POST', 'include']] as const) {
+    for (const [method, credentials] of [
+      ['POST', 'same-origin'],
+      ['GET', 'same-origin'],
+      ['POST', 'include'],
+    ] as const) {
       const outcome = await callFrom(listedPage.origin, method, credentials);
       expect(outcome, `${method} ${credentials}`).toMatchObject({ status: 200, body: { data: { viewer: { name: 'first' } } } });
     }

@@ -59,7 +59,14 @@ describe('listed origins', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(',');
-    for (const header of ['authorization', 'content-type', 'apollo-require-preflight', 'x-apollo-operation-name', 'x-csrf-token', 'if-none-match']) {
+    for (const header of [
+      'authorization',
+      'content-type',
+      'apollo-require-preflight',
+      'x-apollo-operation-name',
+      'x-csrf-token',
+      'if-none-match',
+    ]) {
       expect(allowed).toContain(header);
     }
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
@@ -130,7 +137,10 @@ describe('CORS_ORIGINS validation', () => {
   it('refuses entries that are not origins, naming each one', () => {
     let problems: string[] = [];
     try {
-      loadConfig({ CORS_ORIGINS: 'https://ok.example.com, https://app.example.com/path, *.example.com, https://*.example.com, null, ftp://x.example.com' });
+      loadConfig({
+        CORS_ORIGINS:
+          'https://ok.example.com, https://app.example.com/path, *.example.com, https://*.example.com, null, ftp://x.example.com',
+      });
     } catch (error) {
       problems = (error as ConfigError).problems;
     }

@@ -54,7 +54,9 @@ describe('document bounds (checked before validation)', () => {
       headers: { authorization: `Bearer ${app.apiKey}`, 'apollo-require-preflight': 'true' },
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ errors: [{ message: 'The query has 101 aliases; at most 100 are allowed', extensions: { code: 'invalid_request' } }] });
+    expect(await res.json()).toEqual({
+      errors: [{ message: 'The query has 101 aliases; at most 100 are allowed', extensions: { code: 'invalid_request' } }],
+    });
   });
 });
 
@@ -73,7 +75,12 @@ describe('input nesting (checked before anything recurses over it)', () => {
   async function send(init: RequestInit & { search?: string }) {
     const res = await fetch(`${app.url}/graphql${init.search ?? ''}`, {
       ...init,
-      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', 'apollo-require-preflight': 'true', ...init.headers },
+      headers: {
+        authorization: `Bearer ${app.apiKey}`,
+        'content-type': 'application/json',
+        'apollo-require-preflight': 'true',
+        ...init.headers,
+      },
     });
     return { status: res.status, body: (await res.json()) as { errors: Array<{ message: string }> } };
   }
@@ -89,7 +96,9 @@ describe('input nesting (checked before anything recurses over it)', () => {
   it('refuses deep variables on GET too, and takes them up to the bound', async () => {
     const query = encodeURIComponent('query($b: Boolean!) { viewer @include(if: $b) { id } }');
     const deep = `{"b":${nestedList(2_000)}}`;
-    expect(await send({ method: 'GET', search: `?query=${query}&variables=${encodeURIComponent(deep)}`, headers: { 'content-type': '' } })).toEqual(refusal(VARIABLES_TOO_DEEP));
+    expect(
+      await send({ method: 'GET', search: `?query=${query}&variables=${encodeURIComponent(deep)}`, headers: { 'content-type': '' } }),
+    ).toEqual(refusal(VARIABLES_TOO_DEEP));
     // `variables` is the first level: a value 31 deep inside it is at the bound, and reaches graphql-js's coercion.
     const atBound = await send({ method: 'GET', search: `?query=${query}&variables=${encodeURIComponent(`{"b":${nestedList(31)}}`)}` });
     expect(atBound.status).toBe(400);
@@ -97,11 +106,24 @@ describe('input nesting (checked before anything recurses over it)', () => {
   });
 
   it('refuses argument values and selection sets nested deeper than the parser can take, before it parses them', async () => {
-    const literal = await send({ method: 'POST', body: JSON.stringify({ query: `{ usageBases(first: ${nestedList(10_000)}) { totalCount } }` }) });
-    expect(literal).toEqual(refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'));
-    const objects = await send({ method: 'POST', body: JSON.stringify({ query: `query($x: Int = ${'{a: '.repeat(40)}1${'}'.repeat(40)}) { __typename }` }) });
-    expect(objects).toEqual(refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'));
-    const selections = await send({ method: 'POST', body: JSON.stringify({ query: `{ ${'usageBases { nodes { '.repeat(2_000)} id ${'} } '.repeat(2_000)} }` }) });
+    const literal = await send({
+      method: 'POST',
+      body: JSON.stringify({ query: `{ usageBases(first: ${nestedList(10_000)}) { totalCount } }` }),
+    });
+    expect(literal).toEqual(
+      refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'),
+    );
+    const objects = await send({
+      method: 'POST',
+      body: JSON.stringify({ query: `query($x: Int = ${'{a: '.repeat(40)}1${'}'.repeat(40)}) { __typename }` }),
+    });
+    expect(objects).toEqual(
+      refusal('The query nests lists and objects in argument values more than 32 levels deep; at most 32 are allowed'),
+    );
+    const selections = await send({
+      method: 'POST',
+      body: JSON.stringify({ query: `{ ${'usageBases { nodes { '.repeat(2_000)} id ${'} } '.repeat(2_000)} }` }),
+    });
     expect(selections).toEqual(refusal('The query nests selection sets more than 128 levels deep; at most 128 are allowed'));
   });
 });

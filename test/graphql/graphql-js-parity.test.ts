@@ -25,7 +25,10 @@ beforeAll(async () => {
   base = await trackBase(app.http, DEMO_BASES.catalog);
   await recordDays(app, base.id, pastDays(5, '2026-11-20'));
   const res = await app.http('POST', '/monitoring-config', {
-    body: { baseId: await upstreamBaseId(app.http, DEMO_BASES.catalog), monitoringBaseId: await upstreamBaseId(app.http, DEMO_BASES.changeLog) },
+    body: {
+      baseId: await upstreamBaseId(app.http, DEMO_BASES.catalog),
+      monitoringBaseId: await upstreamBaseId(app.http, DEMO_BASES.changeLog),
+    },
   });
   config = res.body.config;
   await appendChanges(app.running.services.dataSource, config.id, [
@@ -42,7 +45,10 @@ afterAll(() => app?.close());
 async function graphqlJs(query: string, variables: Record<string, unknown> = {}) {
   const context = createContext(app.running.services, new EventHub(), { id: app.accountId, name: 'first' });
   const result = await execute({ schema: reference, document: parse(query), contextValue: context, variableValues: variables });
-  return { data: JSON.parse(JSON.stringify(result.data)), errors: result.errors?.map(({ message, path, locations }) => ({ message, path, locations })) };
+  return {
+    data: JSON.parse(JSON.stringify(result.data)),
+    errors: result.errors?.map(({ message, path, locations }) => ({ message, path, locations })),
+  };
 }
 
 /** The served answer: Apollo over HTTP, executed by graphql-jit. */
@@ -55,7 +61,17 @@ async function served(query: string, variables: Record<string, unknown> = {}) {
 type PageOf = { pageInfo: { startCursor: string | null; endCursor: string | null } };
 const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 /** Page arguments of every connection: sizes from either end, both, none, empty, and out of range (an error). */
-const PAGINGS = ['', '(first: 0)', '(first: 2)', '(last: 2)', '(first: 3, last: 2)', '(last: 0)', '(first: 101)', '(last: -1)', '(after: "nonsense")'];
+const PAGINGS = [
+  '',
+  '(first: 0)',
+  '(first: 2)',
+  '(last: 2)',
+  '(first: 3, last: 2)',
+  '(last: 0)',
+  '(first: 101)',
+  '(last: -1)',
+  '(after: "nonsense")',
+];
 /** Ways to select a connection's items: edges with cursors, nodes, both under aliases, a fragment, a count. */
 const selectionsOf = (fields: string, type: string) => [
   `edges { cursor node { ${fields} } } ${PAGE_INFO}`,
@@ -66,7 +82,12 @@ const selectionsOf = (fields: string, type: string) => [
 
 function operations(): Array<[string, Record<string, unknown>]> {
   const ops: Array<[string, Record<string, unknown>]> = [];
-  const connection = (build: (paging: string, selection: string) => string, fields: string, type: string, variables: Record<string, unknown>) => {
+  const connection = (
+    build: (paging: string, selection: string) => string,
+    fields: string,
+    type: string,
+    variables: Record<string, unknown>,
+  ) => {
     for (const paging of PAGINGS) {
       for (const selection of selectionsOf(fields, type)) {
         const [body, fragment] = selection.endsWith('fragment_placeholder')
@@ -76,9 +97,21 @@ function operations(): Array<[string, Record<string, unknown>]> {
       }
     }
   };
-  connection((p, s) => `query($id: ID!) { usageBase(id: $id) { restId snapshots${p} { ${s} } } }`, SNAPSHOT_DAY_FIELDS, 'SnapshotDay', { id: base.id });
-  connection((p, s) => `query($id: ID!) { monitoringConfig(id: $id) { restId changes${p} { ${s} } } }`, `${CHANGE_FIELDS} monitoringConfig { restId }`, 'Change', { id: config.id });
-  connection((p, s) => `{ usageBases${p} { ${s} } }`, `${USAGE_BASE_FIELDS} latestSnapshot { date totals { recordCount } }`, 'UsageBase', {});
+  connection((p, s) => `query($id: ID!) { usageBase(id: $id) { restId snapshots${p} { ${s} } } }`, SNAPSHOT_DAY_FIELDS, 'SnapshotDay', {
+    id: base.id,
+  });
+  connection(
+    (p, s) => `query($id: ID!) { monitoringConfig(id: $id) { restId changes${p} { ${s} } } }`,
+    `${CHANGE_FIELDS} monitoringConfig { restId }`,
+    'Change',
+    { id: config.id },
+  );
+  connection(
+    (p, s) => `{ usageBases${p} { ${s} } }`,
+    `${USAGE_BASE_FIELDS} latestSnapshot { date totals { recordCount } }`,
+    'UsageBase',
+    {},
+  );
   connection((p, s) => `{ monitoringConfigs${p} { ${s} } }`, MONITORING_CONFIG_FIELDS, 'MonitoringConfig', {});
   ops.push(
     [
@@ -89,7 +122,10 @@ function operations(): Array<[string, Record<string, unknown>]> {
     ],
     ['{ missing: usageBase(id: "nope") { restId } viewer { restId } __typename }', {}],
     ['query($id: ID!) { monitoringConfig(id: $id) { restId } }', { id: '00000000-0000-4000-8000-000000000000' }],
-    [`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on UsageBase { restId } ... on SnapshotDay { date usageBase { restId } } } }`, { ids: [base.id, 'nope'] }],
+    [
+      `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on UsageBase { restId } ... on SnapshotDay { date usageBase { restId } } } }`,
+      { ids: [base.id, 'nope'] },
+    ],
     [
       `query($id: ID!, $tables: Boolean!) { usageBase(id: $id) { snapshots(first: 2) { nodes { date
         tables @include(if: $tables) { tableId } totals @skip(if: $tables) { tableCount } } } } }`,
@@ -100,8 +136,14 @@ function operations(): Array<[string, Record<string, unknown>]> {
         tables @include(if: $tables) { tableId } totals @skip(if: $tables) { tableCount } } } } }`,
       { id: base.id, tables: false },
     ],
-    [`query($id: ID!) { monitoringConfig(id: $id) { changes(first: 2, filter: { eventType: RECORD_UPDATE }) { nodes { restId eventType } totalCount } } }`, { id: config.id }],
-    [`query($id: ID!) { usageBase(id: $id) { snapshots(first: 2, from: "2026-11-18", to: "2026-11-19") { nodes { date } totalCount } } }`, { id: base.id }],
+    [
+      `query($id: ID!) { monitoringConfig(id: $id) { changes(first: 2, filter: { eventType: RECORD_UPDATE }) { nodes { restId eventType } totalCount } } }`,
+      { id: config.id },
+    ],
+    [
+      `query($id: ID!) { usageBase(id: $id) { snapshots(first: 2, from: "2026-11-18", to: "2026-11-19") { nodes { date } totalCount } } }`,
+      { id: base.id },
+    ],
     [`query($id: ID!) { usageBase(id: $id) { snapshots(from: "2026-11-19", to: "2026-11-18") { nodes { date } } } }`, { id: base.id }],
   );
   return ops;
@@ -121,10 +163,18 @@ describe('GraphQL answers as graphql-js answers', () => {
   }, 120_000);
 
   it('walks every page with cursors from both ends as graphql-js does', async () => {
-    const days = (paging: string) => `query($id: ID!) { usageBase(id: $id) { snapshots(${paging}) { edges { cursor node { date } } ${PAGE_INFO} } } }`;
-    const changes = (paging: string) => `query($id: ID!) { monitoringConfig(id: $id) { changes(${paging}) { edges { cursor node { restId after } } ${PAGE_INFO} } } }`;
-    for (const [page, id] of [[days, base.id], [changes, config.id]] as const) {
-      for (const [size, cursorArg, end] of [['first', 'after', 'endCursor'], ['last', 'before', 'startCursor']] as const) {
+    const days = (paging: string) =>
+      `query($id: ID!) { usageBase(id: $id) { snapshots(${paging}) { edges { cursor node { date } } ${PAGE_INFO} } } }`;
+    const changes = (paging: string) =>
+      `query($id: ID!) { monitoringConfig(id: $id) { changes(${paging}) { edges { cursor node { restId after } } ${PAGE_INFO} } } }`;
+    for (const [page, id] of [
+      [days, base.id],
+      [changes, config.id],
+    ] as const) {
+      for (const [size, cursorArg, end] of [
+        ['first', 'after', 'endCursor'],
+        ['last', 'before', 'startCursor'],
+      ] as const) {
         let cursor: string | null = null;
         for (let step = 0; step < 6; step++) {
           const query = page(`${size}: 2${cursor ? `, ${cursorArg}: "${cursor}"` : ''}`);
@@ -143,7 +193,10 @@ describe('GraphQL answers as graphql-js answers', () => {
     const days = `query($id: ID!) { usageBase(id: $id) { snapshots(first: 2) { nodes { date } } } }`;
     expect((await graphql(days, { id: base.id })).data.usageBase.snapshots.nodes[0].date).toBe('2026-11-20');
     await recordDays(app, base.id, ['2026-11-21']);
-    expect((await graphql(days, { id: base.id })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual(['2026-11-21', '2026-11-20']);
+    expect((await graphql(days, { id: base.id })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-21',
+      '2026-11-20',
+    ]);
 
     const changes = `query($id: ID!) { monitoringConfig(id: $id) { changes(first: 1) { nodes { recordId } } } }`;
     expect((await graphql(changes, { id: config.id })).data.monitoringConfig.changes.nodes[0].recordId).toBe(change(4).recordId);

@@ -48,7 +48,14 @@ async function created(input: Record<string, unknown>) {
 describe('createMonitoringConfig', () => {
   it('logs a base as POST /monitoring-config does, echoing clientMutationId', async () => {
     const res = await graphql(CREATE, {
-      input: { clientMutationId: 'm-1', baseId: catalog, monitoringBaseId: changeLog, scope: 'RECORDS_ONLY', timezone: 'america/new_york', workspaceId: 'wspAAAAAAAAAAAAAA' },
+      input: {
+        clientMutationId: 'm-1',
+        baseId: catalog,
+        monitoringBaseId: changeLog,
+        scope: 'RECORDS_ONLY',
+        timezone: 'america/new_york',
+        workspaceId: 'wspAAAAAAAAAAAAAA',
+      },
     });
     expect(res.errors).toBeUndefined();
     const { clientMutationId, monitoringConfig } = res.data.createMonitoringConfig;
@@ -143,7 +150,9 @@ describe('monitoringConfigs and monitoringConfig', () => {
   it('round-trips through node(id); another account gets null', async () => {
     const config = await created({ baseId: marketing, monitoringBaseId: catalog });
     const NODE = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on MonitoringConfig { ${MONITORING_CONFIG_FIELDS} } } }`;
-    const mine = await graphql(NODE, { ids: [config.id, Buffer.from('MonitoringConfig:00000000-0000-4000-8000-000000000000').toString('base64url')] });
+    const mine = await graphql(NODE, {
+      ids: [config.id, Buffer.from('MonitoringConfig:00000000-0000-4000-8000-000000000000').toString('base64url')],
+    });
     expect(mine.data.nodes).toEqual([{ __typename: 'MonitoringConfig', ...config }, null]);
     expect((await theirs(NODE, { ids: [config.id] })).data.nodes).toEqual([null]);
   });
@@ -152,7 +161,9 @@ describe('monitoringConfigs and monitoringConfig', () => {
 describe('updateMonitoringConfig', () => {
   it('changes what PATCH changes, by global or REST id; an empty input changes nothing', async () => {
     const config = await created({ baseId: changeLog, monitoringBaseId: catalog });
-    const res = await graphql(UPDATE, { input: { clientMutationId: 'u-1', id: config.id, scope: 'SCHEMA_ONLY', timezone: 'europe/berlin' } });
+    const res = await graphql(UPDATE, {
+      input: { clientMutationId: 'u-1', id: config.id, scope: 'SCHEMA_ONLY', timezone: 'europe/berlin' },
+    });
     expect(res.errors).toBeUndefined();
     const updated = res.data.updateMonitoringConfig.monitoringConfig;
     expect(res.data.updateMonitoringConfig.clientMutationId).toBe('u-1');

@@ -6,7 +6,16 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /** Debian's chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
 const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 /** As the machine notes say: without the background-networking flags Chromium keeps dialling out of a closed network. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let app: TestApp | undefined;
 let browser: Browser | undefined;
@@ -31,7 +40,8 @@ async function openPage(): Promise<{ page: Page; elsewhere: string[]; graphqlSta
     if (!url.startsWith(app!.url) && !/^(data|blob|about):/.test(url)) elsewhere.push(url);
   });
   page.on('response', (response) => {
-    if (response.url() === `${app!.url}/graphql`) graphqlStatuses.push({ status: response.status(), query: response.request().postData() ?? '' });
+    if (response.url() === `${app!.url}/graphql`)
+      graphqlStatuses.push({ status: response.status(), query: response.request().postData() ?? '' });
   });
   return { page, elsewhere, graphqlStatuses };
 }
@@ -100,7 +110,9 @@ describe('the offline GraphQL IDE at /graphql/ide', () => {
 
     await page.getByRole('button', { name: 'Change API key' }).click();
     await submitKey(page, app!.apiKey);
-    const query = page.waitForResponse((response) => response.url() === `${app!.url}/graphql` && /viewer/.test(response.request().postData() ?? ''));
+    const query = page.waitForResponse(
+      (response) => response.url() === `${app!.url}/graphql` && /viewer/.test(response.request().postData() ?? ''),
+    );
     await page.getByText('Send Request').click();
     expect((await query).status()).toBe(200);
     expect(graphqlStatuses.filter((r) => r.status === 401)).toEqual([]);
@@ -120,11 +132,14 @@ describe('the offline GraphQL IDE at /graphql/ide', () => {
   });
 });
 
-describe('GET /graphql in a browser without Apollo\'s CDN', () => {
+describe("GET /graphql in a browser without Apollo's CDN", () => {
   it('shows a link to the offline IDE that can be followed', async ({ skip }) => {
     if (!executable) return skip('no Chromium found');
     const { page } = await openPage();
-    await page.route((url) => !url.href.startsWith(app!.url), (route) => route.abort('internetdisconnected'));
+    await page.route(
+      (url) => !url.href.startsWith(app!.url),
+      (route) => route.abort('internetdisconnected'),
+    );
     await page.goto(`${app!.url}/graphql`);
     await page.getByRole('link', { name: 'GraphQL IDE at /graphql/ide/' }).click();
     await page.getByLabel('API key').waitFor();

@@ -19,7 +19,10 @@ async function seed(env: Record<string, string>): Promise<Seeded> {
   const base = await trackBase(app.http, DEMO_BASES.catalog);
   await recordDays(app, base.id, pastDays(3, '2026-11-20'));
   const res = await app.http('POST', '/monitoring-config', {
-    body: { baseId: await upstreamBaseId(app.http, DEMO_BASES.catalog), monitoringBaseId: await upstreamBaseId(app.http, DEMO_BASES.changeLog) },
+    body: {
+      baseId: await upstreamBaseId(app.http, DEMO_BASES.catalog),
+      monitoringBaseId: await upstreamBaseId(app.http, DEMO_BASES.changeLog),
+    },
   });
   await appendChanges(app.running.services.dataSource, res.body.config.id, [sampleChange(1), sampleChange(2), sampleChange(3)]);
   return { app, baseId: base.id, configId: res.body.config.id };
@@ -53,17 +56,24 @@ describe('the services’ read-model cache', () => {
     const { app, baseId, configId } = cached;
     const graphql = createGraphql(app.url, app.apiKey);
     // REST fills the snapshot page (newest 2, one more for the cursor: the same read as GraphQL's first: 2) …
-    for (let read = 0; read < 2; read++) expect((await app.http('GET', `/usage/bases/${baseId}/snapshots?limit=2`)).body.days).toHaveLength(2);
+    for (let read = 0; read < 2; read++)
+      expect((await app.http('GET', `/usage/bases/${baseId}/snapshots?limit=2`)).body.days).toHaveLength(2);
     // … and GraphQL the change page (each is kept from its second read).
-    for (let read = 0; read < 2; read++) expect((await graphql(CHANGES, { id: configId })).data.monitoringConfig.changes.nodes).toHaveLength(2);
+    for (let read = 0; read < 2; read++)
+      expect((await graphql(CHANGES, { id: configId })).data.monitoringConfig.changes.nodes).toHaveLength(2);
     await deleteBehindTheServices(cached);
 
-    expect((await graphql(DAYS, { id: baseId })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual(['2026-11-20', '2026-11-19']);
+    expect((await graphql(DAYS, { id: baseId })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-20',
+      '2026-11-19',
+    ]);
     expect((await app.http('GET', `/monitoring-config/${configId}/changes?limit=2`)).body.records).toHaveLength(2);
 
     // A recorded day bumps the base's snapshot version, a logged change the config's changes version: read afresh.
     await recordDays(app, baseId, ['2026-11-21']);
-    expect((await graphql(DAYS, { id: baseId })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual(['2026-11-21']);
+    expect((await graphql(DAYS, { id: baseId })).data.usageBase.snapshots.nodes.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-21',
+    ]);
     await appendChanges(app.running.services.dataSource, configId, [sampleChange(4)]);
     const records = (await app.http('GET', `/monitoring-config/${configId}/changes?limit=2`)).body.records;
     expect(records.map((r: { recordId: string }) => r.recordId)).toEqual([sampleChange(4).recordId]);

@@ -33,7 +33,9 @@ async function listed(field: string): Promise<Edge[]> {
 async function expectEdgeOfList(field: string, edge: Edge, deleted: () => Promise<{ deletedId: string }>) {
   const edges = await listed(field);
   expect(edges.at(-1)).toEqual(edge);
-  const before = await graphql(`query($before: String) { ${field}(last: 100, before: $before) { edges { node { id } } } }`, { before: edge.cursor });
+  const before = await graphql(`query($before: String) { ${field}(last: 100, before: $before) { edges { node { id } } } }`, {
+    before: edge.cursor,
+  });
   expect(before.data[field].edges.map((e: Edge) => e.node.id)).toEqual(edges.slice(0, -1).map((e) => e.node.id));
   expect((await deleted()).deletedId).toBe(edge.node.id);
   expect((await listed(field)).map((e) => e.node.id)).not.toContain(edge.node.id);
@@ -50,7 +52,9 @@ describe('create payloads return the new edge; delete payloads the deleted id', 
     const { usageBase, usageBaseEdge } = created.data.createUsageBase;
     expect(usageBaseEdge.node).toEqual(usageBase);
     await expectEdgeOfList('usageBases', usageBaseEdge, async () => {
-      const res = await graphql('mutation($id: ID!) { deleteUsageBase(input: { id: $id }) { deletedId deletedUsageBaseId } }', { id: usageBase.id });
+      const res = await graphql('mutation($id: ID!) { deleteUsageBase(input: { id: $id }) { deletedId deletedUsageBaseId } }', {
+        id: usageBase.id,
+      });
       expect(res.data.deleteUsageBase.deletedUsageBaseId).toBe(usageBase.id);
       return res.data.deleteUsageBase;
     });
@@ -80,10 +84,13 @@ describe('create payloads return the new edge; delete payloads the deleted id', 
     );
     expect(created.errors).toBeUndefined();
     const edge: Edge = created.data.createWebhook.webhookEdge;
-    const filtered = await graphql('query($baseId: ID, $after: String) { webhooks(baseId: $baseId, after: $after) { edges { node { id } } } }', {
-      baseId,
-      after: edge.cursor,
-    });
+    const filtered = await graphql(
+      'query($baseId: ID, $after: String) { webhooks(baseId: $baseId, after: $after) { edges { node { id } } } }',
+      {
+        baseId,
+        after: edge.cursor,
+      },
+    );
     expect(filtered.errors).toBeUndefined();
     expect(filtered.data.webhooks.edges).toEqual([]);
     await expectEdgeOfList('webhooks', edge, async () => {
@@ -92,4 +99,3 @@ describe('create payloads return the new edge; delete payloads the deleted id', 
     });
   });
 });
-

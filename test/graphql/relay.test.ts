@@ -186,19 +186,29 @@ describe('node and nodes (Global Object Identification)', () => {
     ... on AirtableField { restId name type } } }`;
 
   it('round-trips every node type', async () => {
-    const res = await graphql(`query($id: ID!) {
+    const res = await graphql(
+      `query($id: ID!) {
       viewer { __typename id restId name }
       usageBase(id: $id) { __typename id restId baseName latestSnapshot { __typename id date totals { recordCount } } }
-      airtableBases { __typename id restId name tables { __typename id restId name fields { __typename id restId name type } } } }`, {
-      id: base.id,
-    });
+      airtableBases { __typename id restId name tables { __typename id restId name fields { __typename id restId name type } } } }`,
+      {
+        id: base.id,
+      },
+    );
     expect(res.errors).toBeUndefined();
     const airtableBase = res.data.airtableBases.find((b: { restId: string }) => b.restId === base.baseId);
     const { tables, ...airtableBaseFields } = airtableBase;
     const { fields, ...tableFields } = tables[0];
     const { latestSnapshot, ...usageBaseFields } = res.data.usageBase;
     const objects = [res.data.viewer, usageBaseFields, latestSnapshot, airtableBaseFields, tableFields, fields[0]];
-    expect(objects.map((o) => o.__typename)).toEqual(['Account', 'UsageBase', 'SnapshotDay', 'AirtableBase', 'AirtableTable', 'AirtableField']);
+    expect(objects.map((o) => o.__typename)).toEqual([
+      'Account',
+      'UsageBase',
+      'SnapshotDay',
+      'AirtableBase',
+      'AirtableTable',
+      'AirtableField',
+    ]);
     for (const object of objects) {
       const node = await graphql(NODE, { id: object.id });
       expect(node.data.node, object.__typename).toEqual(object);

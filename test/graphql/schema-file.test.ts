@@ -19,7 +19,10 @@ describe('schema.graphql', () => {
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const file of files) {
       const errors = validate(schema, parse(readFileSync(join(folder, file), 'utf8')));
-      expect(errors.map((e) => e.message), file).toEqual([]);
+      expect(
+        errors.map((e) => e.message),
+        file,
+      ).toEqual([]);
     }
   });
 });

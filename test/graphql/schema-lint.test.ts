@@ -12,11 +12,22 @@ describe('the GraphQL schema, as graphql-schema-linter reads it', () => {
   });
 
   it('names enum values in ALL_CAPS while resolvers keep the services’ strings', () => {
-    const valuesOf = (name: string) => Object.fromEntries(assertEnumType(schema.getType(name)).getValues().map((v) => [v.name, v.value]));
-    expect(valuesOf('ChangeSource')).toMatchObject({ FORM_PAGE_SUBMISSION: 'formPageSubmission', PUBLIC_API: 'publicApi', UNKNOWN: 'unknown' });
+    const valuesOf = (name: string) =>
+      Object.fromEntries(
+        assertEnumType(schema.getType(name))
+          .getValues()
+          .map((v) => [v.name, v.value]),
+      );
+    expect(valuesOf('ChangeSource')).toMatchObject({
+      FORM_PAGE_SUBMISSION: 'formPageSubmission',
+      PUBLIC_API: 'publicApi',
+      UNKNOWN: 'unknown',
+    });
     expect(valuesOf('ChangeEventType')).toMatchObject({ RECORD_UPDATE: 'record_update', COLUMN_CREATE: 'column_create' });
     expect(valuesOf('MonitoringScope')).toEqual({ ALL: 'all', SCHEMA_ONLY: 'schema_only', RECORDS_ONLY: 'records_only' });
-    const enums = Object.values(schema.getTypeMap()).filter((t): t is GraphQLEnumType => t instanceof GraphQLEnumType && !t.name.startsWith('__'));
+    const enums = Object.values(schema.getTypeMap()).filter(
+      (t): t is GraphQLEnumType => t instanceof GraphQLEnumType && !t.name.startsWith('__'),
+    );
     expect(enums.length).toBeGreaterThanOrEqual(10);
   });
 
@@ -25,9 +36,13 @@ describe('the GraphQL schema, as graphql-schema-linter reads it', () => {
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) continue;
       for (const field of Object.values(type.getFields())) {
-        const places: Array<{ name: string; key: string; type: GraphQLType }> = [{ name: `${type.name}.${field.name}`, key: field.name, type: field.type }];
-        for (const arg of 'args' in field ? field.args : []) places.push({ name: `${type.name}.${field.name}(${arg.name})`, key: arg.name, type: arg.type });
-        for (const place of places) if (/^(monitoring)?[bB]aseId$/.test(place.key)) found.push(`${place.name}: ${getNamedType(place.type).name}`);
+        const places: Array<{ name: string; key: string; type: GraphQLType }> = [
+          { name: `${type.name}.${field.name}`, key: field.name, type: field.type },
+        ];
+        for (const arg of 'args' in field ? field.args : [])
+          places.push({ name: `${type.name}.${field.name}(${arg.name})`, key: arg.name, type: arg.type });
+        for (const place of places)
+          if (/^(monitoring)?[bB]aseId$/.test(place.key)) found.push(`${place.name}: ${getNamedType(place.type).name}`);
       }
     }
     expect(found.length).toBeGreaterThanOrEqual(12);

@@ -81,13 +81,22 @@ describe('a socket’s credential is checked again', () => {
     const socket = open({ key: account.apiKey });
     expect(await run(socket.client, '{ viewer { name } }')).toMatchObject({ data: { viewer: { name: 'revoked-elsewhere' } } });
     // As the CLI does from its own process: the row alone, this process's cache untouched.
-    await app.running.dataSource.query('UPDATE api_key SET revoked_at = ? WHERE account_id = ?', [new Date().toISOString(), account.accountId]);
+    await app.running.dataSource.query('UPDATE api_key SET revoked_at = ? WHERE account_id = ?', [
+      new Date().toISOString(),
+      account.accountId,
+    ]);
     expect(await socket.closed).toMatchObject({ code: 4403 });
   }, 30_000);
 
   it('closes a cookie socket at “sign out everywhere”, and its next operation does not run', async () => {
     const browser = createBrowser(app.url);
-    expect((await browser.request('POST', '/auth/sign-up', { body: { email: uniqueEmail('socket'), password: PASSWORD, accountName: 'cookie socket' } })).status).toBe(201);
+    expect(
+      (
+        await browser.request('POST', '/auth/sign-up', {
+          body: { email: uniqueEmail('socket'), password: PASSWORD, accountName: 'cookie socket' },
+        })
+      ).status,
+    ).toBe(201);
     const headers = { cookie: `basewatch_session=${browser.cookie}`, origin: new URL(app.url).origin };
     const idle = open({ headers });
     const busy = open({ headers });
@@ -109,7 +118,9 @@ describe('startAirtableOAuth', () => {
       data: null,
       errors: [{ message: expect.stringMatching(/^startAirtableOAuth needs HTTP/), extensions: { code: 'invalid_request' } }],
     });
-    expect(await app.running.dataSource.query('SELECT COUNT(*) AS n FROM oauth_state WHERE account_id = ?', [account.accountId])).toEqual([{ n: 0 }]);
+    expect(await app.running.dataSource.query('SELECT COUNT(*) AS n FROM oauth_state WHERE account_id = ?', [account.accountId])).toEqual([
+      { n: 0 },
+    ]);
   });
 });
 
@@ -118,11 +129,14 @@ describe('the account’s request budget', () => {
     const account = await app.newAccount('budget');
     const { apiKey: otherKey } = await app.running.services.accounts.createKey(account.accountId);
     const socket = open({ key: account.apiKey });
-    for (let i = 0; i < BUDGET / 2; i++) expect(await run(socket.client, '{ viewer { id } }')).toMatchObject({ data: { viewer: { id: expect.any(String) } } });
+    for (let i = 0; i < BUDGET / 2; i++)
+      expect(await run(socket.client, '{ viewer { id } }')).toMatchObject({ data: { viewer: { id: expect.any(String) } } });
     for (let i = 0; i < BUDGET / 2; i++) expect((await app.http('GET', '/usage/bases', { key: otherKey })).status).toBe(200);
 
     const refused = await run(socket.client, '{ viewer { id } }').catch((errors: unknown) => errors);
-    expect(refused).toEqual([{ message: expect.stringMatching(/Too many requests for this account/), extensions: { code: 'rate_limited' } }]);
+    expect(refused).toEqual([
+      { message: expect.stringMatching(/Too many requests for this account/), extensions: { code: 'rate_limited' } },
+    ]);
     expect((await app.http('GET', '/usage/bases', { key: otherKey })).status).toBe(429);
     // The socket itself stays open; another account is not held back.
     expect(await Promise.race([socket.closed, Promise.resolve('open')])).toBe('open');
@@ -137,7 +151,10 @@ describe('GRAPHQL_MAX_SOCKETS_PER_ACCOUNT', () => {
     await Promise.all(held.map((socket) => socket.connected));
 
     const extra = open({ key: account.apiKey });
-    expect(await extra.closed).toEqual({ code: 4429, reason: `Too many open sockets for this account: at most ${MAX_SOCKETS} (GRAPHQL_MAX_SOCKETS_PER_ACCOUNT)` });
+    expect(await extra.closed).toEqual({
+      code: 4429,
+      reason: `Too many open sockets for this account: at most ${MAX_SOCKETS} (GRAPHQL_MAX_SOCKETS_PER_ACCOUNT)`,
+    });
     // Another account has its own places.
     await open({ key: app.other.apiKey }).connected;
 

@@ -16,7 +16,10 @@ beforeAll(async () => {
   app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
   // The test account's owner signs in as the web application does (a CLI-made account given a user).
   const { user, setPasswordUrl } = await app.running.services.users.createByOperator(uniqueEmail('socket'), app.accountId);
-  const signedIn = await app.running.services.users.setPassword({ token: new URL(setPasswordUrl).searchParams.get('token')!, password: PASSWORD });
+  const signedIn = await app.running.services.users.setPassword({
+    token: new URL(setPasswordUrl).searchParams.get('token')!,
+    password: PASSWORD,
+  });
   cookie = `basewatch_session=${signedIn.token}`;
   userId = user.id;
 });
@@ -32,7 +35,12 @@ function connect(headers: Record<string, string>, connectionParams?: Record<stri
       super(url, protocols, { headers });
     }
   }
-  const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: BrowserLikeSocket, connectionParams, retryAttempts: 0 });
+  const client = createClient({
+    url: `${app.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: BrowserLikeSocket,
+    connectionParams,
+    retryAttempts: 0,
+  });
   clients.push(client);
   return client;
 }
@@ -64,7 +72,12 @@ describe('graphql-ws authenticated by the web application’s session cookie', (
   });
 
   it('closes with 4403 a cookie from a foreign origin, without an origin, and a socket without credentials', async () => {
-    const cases: Array<Record<string, string>> = [{ cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie }, { origin: new URL(app.url).origin }];
+    const cases: Array<Record<string, string>> = [
+      { cookie, origin: 'https://evil.example' },
+      { cookie, origin: 'null' },
+      { cookie },
+      { origin: new URL(app.url).origin },
+    ];
     for (const headers of cases) {
       const events = connect(headers).iterate({ query: '{ viewer { id } }' });
       await expect(events.next(), JSON.stringify(headers.origin)).rejects.toMatchObject({ code: 4403 });
@@ -72,15 +85,22 @@ describe('graphql-ws authenticated by the web application’s session cookie', (
   });
 
   it('keeps taking an API key from any origin, and a wrong key does not fall back to the cookie', async () => {
-    const withKey = await connect({ origin: 'https://evil.example' }, { authorization: `Bearer ${app.apiKey}` }).iterate({ query: '{ viewer { id } }' }).next();
+    const withKey = await connect({ origin: 'https://evil.example' }, { authorization: `Bearer ${app.apiKey}` })
+      .iterate({ query: '{ viewer { id } }' })
+      .next();
     expect(withKey.value).toMatchObject({ data: { viewer: { id: expect.any(String) } } });
-    const wrongKey = connect({ cookie, origin: new URL(app.url).origin }, { authorization: 'Bearer sk_unknownunknownunknownunknownunknown12' });
+    const wrongKey = connect(
+      { cookie, origin: new URL(app.url).origin },
+      { authorization: 'Bearer sk_unknownunknownunknownunknownunknown12' },
+    );
     await expect(wrongKey.iterate({ query: '{ viewer { id } }' }).next()).rejects.toMatchObject({ code: 4403 });
   });
 
   it('refuses a revoked session at connect', async () => {
     const origin = new URL(app.url).origin;
-    expect((await connect({ cookie, origin }).iterate({ query: '{ viewer { id } }' }).next()).value).toMatchObject({ data: { viewer: {} } });
+    expect((await connect({ cookie, origin }).iterate({ query: '{ viewer { id } }' }).next()).value).toMatchObject({
+      data: { viewer: {} },
+    });
     await app.running.services.sessions.revokeAll(userId);
     await expect(connect({ cookie, origin }).iterate({ query: '{ viewer { id } }' }).next()).rejects.toMatchObject({ code: 4403 });
   });

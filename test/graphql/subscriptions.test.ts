@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 function connect(connectionParams: Record<string, unknown>): Client {
-  const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });
+  const client = createClient({
+    url: `${app.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    retryAttempts: 0,
+  });
   clients.push(client);
   return client;
 }
@@ -67,7 +72,10 @@ describe('snapshotRecorded over graphql-ws', () => {
 
     let selection = 'id';
     for (let i = 0; i < 6; i += 1) selection = `latestSnapshot { usageBase { ${selection} } }`;
-    const deep = client.iterate({ query: `subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { usageBase { ${selection} } } }`, variables: { id: theirs.id } });
+    const deep = client.iterate({
+      query: `subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { usageBase { ${selection} } } }`,
+      variables: { id: theirs.id },
+    });
     await expect(deep.next()).rejects.toEqual([expect.objectContaining({ extensions: { code: 'invalid_request' } })]);
     const invalid = client.iterate({ query: 'subscription { nope }' });
     await expect(invalid.next()).rejects.toEqual([expect.objectContaining({ extensions: { code: 'invalid_request' } })]);
@@ -75,7 +83,12 @@ describe('snapshotRecorded over graphql-ws', () => {
 });
 
 /** A raw graphql-transport-ws socket, acknowledged, for messages no client library would send (JSON it cannot stringify). */
-async function rawSocket(): Promise<{ send(text: string): void; next(): Promise<Record<string, unknown>>; closed: () => number | undefined; close(): void }> {
+async function rawSocket(): Promise<{
+  send(text: string): void;
+  next(): Promise<Record<string, unknown>>;
+  closed: () => number | undefined;
+  close(): void;
+}> {
   const socket = new WebSocket(`${app.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
   const received: Array<Record<string, unknown>> = [];
   const waiting: Array<(message: Record<string, unknown>) => void> = [];
@@ -89,7 +102,8 @@ async function rawSocket(): Promise<{ send(text: string): void; next(): Promise<
   socket.on('close', (code) => {
     closeCode = code;
   });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => (received.length ? resolve(received.shift()!) : waiting.push(resolve)));
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve) => (received.length ? resolve(received.shift()!) : waiting.push(resolve)));
   await new Promise((resolve) => socket.once('open', resolve));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: app.apiKey } }));
   expect(await next()).toMatchObject({ type: 'connection_ack' });
@@ -106,7 +120,12 @@ describe('requests the socket refuses, as HTTP does', () => {
       expect(await socket.next()).toEqual({
         id: 'deep',
         type: 'error',
-        payload: [{ message: 'Variables and extensions nest lists and objects more than 32 levels deep; at most 32 are allowed', extensions: { code: 'invalid_request' } }],
+        payload: [
+          {
+            message: 'Variables and extensions nest lists and objects more than 32 levels deep; at most 32 are allowed',
+            extensions: { code: 'invalid_request' },
+          },
+        ],
       });
       socket.send(JSON.stringify({ id: 'after', type: 'subscribe', payload: { query: '{ viewer { restId } }' } }));
       expect(await socket.next()).toEqual({ id: 'after', type: 'next', payload: { data: { viewer: { restId: app.accountId } } } });
@@ -121,14 +140,28 @@ describe('requests the socket refuses, as HTTP does', () => {
   it('answers graphql-js’s messages with their locations for validation, variable and operation-name errors', async () => {
     const client = connect({ authorization: app.apiKey });
     await expect(client.iterate({ query: 'subscription {\n  nope\n}' }).next()).rejects.toEqual([
-      { message: 'Cannot query field "nope" on type "Subscription".', locations: [{ line: 2, column: 3 }], extensions: { code: 'invalid_request' } },
+      {
+        message: 'Cannot query field "nope" on type "Subscription".',
+        locations: [{ line: 2, column: 3 }],
+        extensions: { code: 'invalid_request' },
+      },
     ]);
     await expect(client.iterate({ query: '{ viewer {' }).next()).rejects.toEqual([
-      { message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: 11 }], extensions: { code: 'invalid_request' } },
+      {
+        message: 'Syntax Error: Expected Name, found <EOF>.',
+        locations: [{ line: 1, column: 11 }],
+        extensions: { code: 'invalid_request' },
+      },
     ]);
     const missing = await client.iterate({ query: SNAPSHOT_RECORDED, variables: {} }).next();
     expect(missing.value).toEqual({
-      errors: [{ message: 'Variable "$id" of required type "ID!" was not provided.', locations: [{ line: 1, column: 14 }], extensions: { code: 'invalid_request' } }],
+      errors: [
+        {
+          message: 'Variable "$id" of required type "ID!" was not provided.',
+          locations: [{ line: 1, column: 14 }],
+          extensions: { code: 'invalid_request' },
+        },
+      ],
     });
     const two = 'query A { viewer { id } } query B { viewer { id } }';
     await expect(client.iterate({ query: two }).next()).rejects.toEqual([
@@ -149,7 +182,9 @@ describe('requests the socket refuses, as HTTP does', () => {
     for (const res of [post, get]) {
       expect(res.status).toBe(400);
       const { errors } = (await res.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
-      expect(errors).toEqual([{ message: expect.stringMatching(/WebSocket at \/graphql .*graphql-ws/), extensions: { code: 'invalid_request' } }]);
+      expect(errors).toEqual([
+        { message: expect.stringMatching(/WebSocket at \/graphql .*graphql-ws/), extensions: { code: 'invalid_request' } },
+      ]);
     }
     // A document with a query beside the subscription still runs the query it names.
     const both = `query Q { viewer { restId } } ${query.replace('subscription', 'subscription S')}`;

@@ -39,15 +39,27 @@ describe('totalCount', () => {
       expected.set(created.body.base.id, i + 2);
     }
 
-    const all = await countsOf(graphql, '{ usageBases(first: 1) { totalCount edges { node { restId snapshots(first: 1) { totalCount } } } } }');
+    const all = await countsOf(
+      graphql,
+      '{ usageBases(first: 1) { totalCount edges { node { restId snapshots(first: 1) { totalCount } } } } }',
+    );
     expect(all.data.usageBases.totalCount).toBe(8);
     const perBase = await countsOf(graphql, '{ usageBases { nodes { restId snapshots(first: 1) { totalCount } } } }');
-    expect(new Map(perBase.data.usageBases.nodes.map((n: { restId: string; snapshots: { totalCount: number } }) => [n.restId, n.snapshots.totalCount]))).toEqual(expected);
+    expect(
+      new Map(
+        perBase.data.usageBases.nodes.map((n: { restId: string; snapshots: { totalCount: number } }) => [n.restId, n.snapshots.totalCount]),
+      ),
+    ).toEqual(expected);
     expect(perBase.counts).toHaveLength(1);
 
-    const bounded = await countsOf(graphql, '{ usageBases { nodes { snapshots(first: 1, from: "2026-11-15", to: "2026-11-19") { totalCount } } } }');
+    const bounded = await countsOf(
+      graphql,
+      '{ usageBases { nodes { snapshots(first: 1, from: "2026-11-15", to: "2026-11-19") { totalCount } } } }',
+    );
     // Base i counted the i + 2 days up to 2026-11-20; the bounds leave out that day and anything before the 15th.
-    expect(bounded.data.usageBases.nodes.map((n: { snapshots: { totalCount: number } }) => n.snapshots.totalCount)).toEqual([1, 2, 3, 4, 5, 5, 5, 5]);
+    expect(bounded.data.usageBases.nodes.map((n: { snapshots: { totalCount: number } }) => n.snapshots.totalCount)).toEqual([
+      1, 2, 3, 4, 5, 5, 5, 5,
+    ]);
 
     const unasked = await countsOf(graphql, '{ usageBases { nodes { snapshots(first: 1) { nodes { date } } } } }');
     expect(unasked.counts).toEqual([]);

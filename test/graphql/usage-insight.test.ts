@@ -46,7 +46,9 @@ describe('usage insight over GraphQL', () => {
       createdAt: rest[0]!.createdAt,
     });
     expect((await graphql(ALERTS, { first: 101 })).errors?.[0]?.extensions?.code).toBe('invalid_request');
-    const ofBase = await graphql(`query($id: ID!) { usageBase(id: $id) { alerts(first: 2) { totalCount nodes { restId } } } }`, { id: base.id });
+    const ofBase = await graphql(`query($id: ID!) { usageBase(id: $id) { alerts(first: 2) { totalCount nodes { restId } } } }`, {
+      id: base.id,
+    });
     const named = await graphql(`{ usageAlerts(first: 1) { nodes { usageBase { restId baseName } } } }`);
     expect(named.data.usageAlerts.nodes[0].usageBase).toEqual({ restId: base.id, baseName: base.baseName });
     expect(ofBase.data.usageBase.alerts).toEqual({ totalCount: 3, nodes: rest.slice(0, 2).map((a) => ({ restId: a.id })) });
@@ -87,7 +89,10 @@ describe('usage insight over GraphQL', () => {
     expect(rest.countOnlyWhenChanged).toBe(true);
     expect(set.data.setUsageCounting).toEqual({ clientMutationId: 'c1', counting: rest });
     expect(rest.days[0].apiCalls).toBeGreaterThan(0);
-    const read = await graphql(`query($id: ID!) { usageBase(id: $id) { counting { countOnlyWhenChanged } snapshots(first: 1) { nodes { date apiCalls carriedOver } } } }`, { id: base.id });
+    const read = await graphql(
+      `query($id: ID!) { usageBase(id: $id) { counting { countOnlyWhenChanged } snapshots(first: 1) { nodes { date apiCalls carriedOver } } } }`,
+      { id: base.id },
+    );
     expect(read.data.usageBase.counting.countOnlyWhenChanged).toBe(true);
     expect(read.data.usageBase.snapshots.nodes).toEqual([rest.days[0]]);
   });

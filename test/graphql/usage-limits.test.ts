@@ -17,7 +17,8 @@ const SET = `mutation($input: SetUsageLimitsInput!) { setUsageLimits(input: $inp
 describe('usage limits over GraphQL', () => {
   it('reads and sets what REST /usage/bases/{id}/limits does, with the plans in capitals', async () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog);
-    const read = async () => (await graphql(`query($id: ID!) { usageBase(id: $id) { limits { ${LIMITS} } } }`, { id: base.id })).data.usageBase.limits;
+    const read = async () =>
+      (await graphql(`query($id: ID!) { usageBase(id: $id) { limits { ${LIMITS} } } }`, { id: base.id })).data.usageBase.limits;
     expect(await read()).toEqual({ plan: null, recordLimit: null, storageLimitBytes: null, thresholds: [80, 95, 100] });
 
     const business = await graphql(SET, { input: { id: base.id, plan: 'BUSINESS', clientMutationId: 'm1' } });

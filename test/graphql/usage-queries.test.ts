@@ -77,17 +77,23 @@ describe('GraphQL queries return the same data as REST', () => {
   });
 
   it('snapshots refuses from after to, like REST', async () => {
-    const res = await graphql('query($id: ID!) { usageBase(id: $id) { snapshots(from: "2026-11-02", to: "2026-11-01") { nodes { date } } } }', {
-      id: catalog.id,
-    });
+    const res = await graphql(
+      'query($id: ID!) { usageBase(id: $id) { snapshots(from: "2026-11-02", to: "2026-11-01") { nodes { date } } } }',
+      {
+        id: catalog.id,
+      },
+    );
     expect(codesOf(res)).toEqual(['invalid_request']);
     expect((await app.http('GET', `/usage/bases/${catalog.id}/snapshots?from=2026-11-02&to=2026-11-01`)).status).toBe(400);
   });
 
   it('schedule is what GET …/schedule answers', async () => {
-    const res = await graphql('query($id: ID!) { usageBase(id: $id) { schedule { nextRunAt lastRun { startedAt finishedAt status error } } } }', {
-      id: catalog.id,
-    });
+    const res = await graphql(
+      'query($id: ID!) { usageBase(id: $id) { schedule { nextRunAt lastRun { startedAt finishedAt status error } } } }',
+      {
+        id: catalog.id,
+      },
+    );
     const rest = await app.http('GET', `/usage/bases/${catalog.id}/schedule`);
     expect(res.data.usageBase.schedule).toEqual(rest.body);
     expect(rest.body.nextRunAt).toEqual(expect.any(String));
@@ -96,9 +102,9 @@ describe('GraphQL queries return the same data as REST', () => {
   it('airtableBases and airtableTables return the helper endpoints’ data', async () => {
     const bases = await graphql('{ airtableBases { id restId name permissionLevel } }');
     const restBases = await app.http('GET', '/airtable/bases');
-    expect(bases.data.airtableBases.map(({ restId, name, permissionLevel }: Record<string, string>) => ({ id: restId, name, permissionLevel }))).toEqual(
-      restBases.body.bases,
-    );
+    expect(
+      bases.data.airtableBases.map(({ restId, name, permissionLevel }: Record<string, string>) => ({ id: restId, name, permissionLevel })),
+    ).toEqual(restBases.body.bases);
     const tablesQuery = 'query($id: ID!) { airtableTables(baseId: $id) { id restId name primaryFieldId fields { id restId name type } } }';
     const restTables = await app.http('GET', `/airtable/bases/${catalog.baseId}/tables`);
     const asRestTable = (t: { restId: string; name: string; primaryFieldId: string; fields: Array<Record<string, string>> }) => ({

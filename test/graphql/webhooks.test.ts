@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Receiver } from '../webhooks/support/receiver.js';
 import { verifyStandardWebhook } from '../webhooks/support/standard-webhooks.js';
-import { allDeliveries, change, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from '../webhooks/support/webhook-support.js';
+import {
+  allDeliveries,
+  change,
+  deliveryEnv,
+  demoTable,
+  eventually,
+  feed,
+  recordId,
+  type DemoTable,
+} from '../webhooks/support/webhook-support.js';
 import { codesOf, createGraphql, type Graphql, type GraphqlResponse } from './support/graphql-client.js';
 import { expectCompleteWalk, PAGE_INFO } from './support/pages.js';
 import { asRest, DELIVERY_FIELDS, graphqlEnum, WEBHOOK_FIELDS } from './support/shapes.js';
@@ -56,7 +65,15 @@ const asRestWebhook = (webhook: WebhookNode) => asRest(webhook, 'webhookId');
 describe('createWebhook', () => {
   it('creates as POST /webhooks does, with the secret shown once', async () => {
     const res = await graphql(CREATE, {
-      input: { clientMutationId: 'w-1', baseId: table.baseId, event: 'RECORD_UPDATE', tableId: table.tableId, columnId: table.fieldIds[1], webhookUrl: nextUrl(), coalesceUpdates: true },
+      input: {
+        clientMutationId: 'w-1',
+        baseId: table.baseId,
+        event: 'RECORD_UPDATE',
+        tableId: table.tableId,
+        columnId: table.fieldIds[1],
+        webhookUrl: nextUrl(),
+        coalesceUpdates: true,
+      },
     });
     expect(res.errors).toBeUndefined();
     const { clientMutationId, secret, webhook } = res.data.createWebhook;
@@ -116,7 +133,9 @@ describe('webhooks', () => {
     const airtableBase = Buffer.from(`AirtableBase:${table.baseId}`).toString('base64url');
     for (const baseId of [table.baseId, airtableBase]) {
       const byBase = await graphql(LIST, { baseId, first: 100 });
-      expect(byBase.data.webhooks.edges.map((e: { node: WebhookNode }) => asRestWebhook(e.node))).toEqual(await restWebhooks(`?baseId=${table.baseId}`));
+      expect(byBase.data.webhooks.edges.map((e: { node: WebhookNode }) => asRestWebhook(e.node))).toEqual(
+        await restWebhooks(`?baseId=${table.baseId}`),
+      );
     }
     const ids = (res: GraphqlResponse) => res.data.webhooks.edges.map((e: { node: WebhookNode }) => e.node.restId);
     const head = await graphql(LIST, { first: 1 });
@@ -160,8 +179,16 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
   it('pages the delivery log forward as REST lists it, with every attempt', async () => {
     const { webhook } = await created({ event: 'RECORD_CREATE', tableId: table.tableId });
     const records = Array.from({ length: 5 }, recordId);
-    await feed(app, app.accountId, table.baseId, records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })));
-    const rest = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d.length === 5 && d.every((x) => x.status === 'succeeded'));
+    await feed(
+      app,
+      app.accountId,
+      table.baseId,
+      records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })),
+    );
+    const rest = await eventually(
+      () => allDeliveries(app.http, webhook.restId),
+      (d) => d.length === 5 && d.every((x) => x.status === 'succeeded'),
+    );
     expect(rest.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
 
     const page = async (args: Record<string, unknown>) => {
@@ -200,9 +227,14 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
     await feed(app, app.accountId, table.baseId, [change('record_delete', { tableId: table.tableId, recordId: recordId() })]);
     const at = new URL(url).pathname;
     const [sent] = await receiver.waitFor(at, 1);
-    const [delivery] = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d[0]?.status === 'succeeded');
+    const [delivery] = await eventually(
+      () => allDeliveries(app.http, webhook.restId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(codesOf(await theirs(RETRY, { input: { webhookId: webhook.id, deliveryId: delivery.id } }))).toEqual(['not_found']);
-    expect(codesOf(await graphql(RETRY, { input: { webhookId: webhook.id, deliveryId: '00000000-0000-4000-8000-000000000000' } }))).toEqual(['not_found']);
+    expect(codesOf(await graphql(RETRY, { input: { webhookId: webhook.id, deliveryId: '00000000-0000-4000-8000-000000000000' } }))).toEqual(
+      ['not_found'],
+    );
 
     const res = await graphql(RETRY, { input: { clientMutationId: 'r-1', webhookId: webhook.restId, deliveryId: delivery.id } });
     expect(res.errors).toBeUndefined();
@@ -211,7 +243,10 @@ describe('Webhook.deliveries and retryWebhookDelivery', () => {
     expect(retried).toMatchObject({ restId: delivery.id, eventType: 'RECORD_DELETE', payload: delivery.payload });
     const [, again] = await receiver.waitFor(at, 2);
     expect(again!.headers['webhook-id']).toBe(sent!.headers['webhook-id']);
-    const [after] = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d[0]?.attempts.length === 2 && d[0].status === 'succeeded');
+    const [after] = await eventually(
+      () => allDeliveries(app.http, webhook.restId),
+      (d) => d[0]?.attempts.length === 2 && d[0].status === 'succeeded',
+    );
     const viaGraphql = await graphql(DELIVERIES, { id: webhook.id, first: 1 });
     expect(asRest(viaGraphql.data.node.deliveries.edges[0].node)).toEqual(after);
     await graphql(DELETE, { input: { id: webhook.id } });
@@ -248,10 +283,14 @@ describe('WebhookDelivery as a Node', () => {
   it('has a global id that node(id) and retryWebhookDelivery take, for this account and active webhooks only', async () => {
     const { webhook } = await created({ event: 'RECORD_CREATE', tableId: table.tableId });
     await feed(app, app.accountId, table.baseId, [change('record_create', { tableId: table.tableId, recordId: recordId() })]);
-    const [rest] = await eventually(() => allDeliveries(app.http, webhook.restId), (d) => d[0]?.status === 'succeeded');
+    const [rest] = await eventually(
+      () => allDeliveries(app.http, webhook.restId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     const listed = (await graphql(DELIVERIES, { id: webhook.id, first: 1 })).data.node.deliveries.edges[0].node;
-    const { id } = (await graphql(`query($id: ID!) { node(id: $id) { ... on Webhook { deliveries(first: 1) { nodes { id } } } } }`, { id: webhook.id })).data.node
-      .deliveries.nodes[0];
+    const { id } = (
+      await graphql(`query($id: ID!) { node(id: $id) { ... on Webhook { deliveries(first: 1) { nodes { id } } } } }`, { id: webhook.id })
+    ).data.node.deliveries.nodes[0];
     expect(id).toEqual(expect.any(String));
     expect(id).not.toBe(rest!.id);
     const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on WebhookDelivery { ${DELIVERY_FIELDS} } } }`;

@@ -154,7 +154,11 @@ describe('GET /monitoring-config/{id}/changes', () => {
     ]);
     const expected = newestFirst(logged).map((c) => c.id);
     expect(logged).toHaveLength(14);
-    expect(newestFirst(logged).map((c) => c.occurredAt).slice(4, 9)).toEqual(Array(5).fill(at));
+    expect(
+      newestFirst(logged)
+        .map((c) => c.occurredAt)
+        .slice(4, 9),
+    ).toEqual(Array(5).fill(at));
 
     const first = await page(config.id, { limit: 7 });
     expect(first.body.records.map((r: LoggedChange) => r.id)).toEqual(expected.slice(0, 7));
@@ -194,7 +198,8 @@ describe('GET /monitoring-config/{id}/changes', () => {
         if (random() < 0.8) time += Math.floor(random() * 3_600_000);
         const eventType: ChangeEventType = random() < 0.6 ? 'record_update' : pick(random, CHANGE_EVENT_TYPES);
         const column = eventType.startsWith('column_');
-        const fieldIds = eventType === 'record_update' ? [...new Set([pick(random, FIELDS), pick(random, FIELDS)])] : column ? [pick(random, FIELDS)] : [];
+        const fieldIds =
+          eventType === 'record_update' ? [...new Set([pick(random, FIELDS), pick(random, FIELDS)])] : column ? [pick(random, FIELDS)] : [];
         const source: ChangeSource = random() < 0.7 ? 'client' : pick(random, CHANGE_SOURCES);
         changes.push({
           occurredAt: new Date(time).toISOString(),
@@ -232,7 +237,14 @@ describe('GET /monitoring-config/{id}/changes', () => {
       { fieldId: FIELDS[1], eventType: 'record_update', userEmail: 'ada@example.com' },
       { fieldId: FIELDS[2], recordId: RECORDS[1] },
       { fieldId: FIELDS[3], tableId: TABLES[0], source: 'client' },
-      { tableId: TABLES[0], kind: 'record', source: 'client', userEmail: 'ada@example.com', eventType: 'record_update', fieldId: FIELDS[4] },
+      {
+        tableId: TABLES[0],
+        kind: 'record',
+        source: 'client',
+        userEmail: 'ada@example.com',
+        eventType: 'record_update',
+        fieldId: FIELDS[4],
+      },
     ];
 
     const matches = (change: LoggedChange, filter: Record<string, string>) =>
@@ -285,7 +297,10 @@ describe('GET /monitoring-config/{id}/changes', () => {
       '2026-11-02T04:59:59.999Z',
       '2026-11-02T05:00:00.000Z',
     ];
-    await append(config.id, times.map((occurredAt) => ({ occurredAt })));
+    await append(
+      config.id,
+      times.map((occurredAt) => ({ occurredAt })),
+    );
     const occurred = async (query: Record<string, string>) => {
       const res = await page(config.id, { ...query, limit: 100 });
       expect(res.status).toBe(200);
@@ -303,7 +318,10 @@ describe('GET /monitoring-config/{id}/changes', () => {
       '2026-11-01T06:30:00.000Z',
       '2026-11-02T04:59:59.999Z',
     ]);
-    expect(await occurred({ ...ny, from: '2026-03-09', to: '2026-10-31' })).toEqual(['2026-03-09T04:00:00.000Z', '2026-11-01T03:59:59.999Z']);
+    expect(await occurred({ ...ny, from: '2026-03-09', to: '2026-10-31' })).toEqual([
+      '2026-03-09T04:00:00.000Z',
+      '2026-11-01T03:59:59.999Z',
+    ]);
     expect(await occurred({ ...ny, to: '2026-03-07' })).toEqual(['2026-03-08T04:59:59.999Z']);
     expect(await occurred({ ...ny, from: '2026-11-02' })).toEqual(['2026-11-02T05:00:00.000Z']);
     // The same days in UTC (the default, any spelling) are other instants.

@@ -57,7 +57,11 @@ describe('slow requests', () => {
     const connection = await open(app.url);
     connection.socket.write('GET /healthz HTTP/1.1\r\nHost: basewatch\r\n');
     // One header line every 100 ms for up to a minute: far past the 600 ms the headers may take.
-    const stop = trickle(connection, Array.from({ length: 600 }, (_, i) => `X-Slow-${i}: 1\r\n`), 100);
+    const stop = trickle(
+      connection,
+      Array.from({ length: 600 }, (_, i) => `X-Slow-${i}: 1\r\n`),
+      100,
+    );
     const answer = await connection.closed;
     stop();
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
@@ -71,7 +75,11 @@ describe('slow requests', () => {
       `PUT /connection HTTP/1.1\r\nHost: basewatch\r\nAuthorization: Bearer ${app.apiKey}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 600\r\n\r\n{"token":"',
     );
-    const stop = trickle(connection, Array.from({ length: 600 }, () => 'a'), 100);
+    const stop = trickle(
+      connection,
+      Array.from({ length: 600 }, () => 'a'),
+      100,
+    );
     const answer = await connection.closed;
     stop();
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);

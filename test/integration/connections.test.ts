@@ -58,7 +58,9 @@ describe('a personal access token', () => {
 
   it('that the upstream refuses is a 400 and stores nothing', async () => {
     const { http } = await app.newAccount('bad-pat');
-    const res = await http('PUT', '/connection', { body: { token: 'patAAAAAAAAAAAAAA.0000000000000000000000000000000000000000000000000000000000000000' } });
+    const res = await http('PUT', '/connection', {
+      body: { token: 'patAAAAAAAAAAAAAA.0000000000000000000000000000000000000000000000000000000000000000' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'invalid_request', message: 'The upstream refused this token (it is unknown, expired or revoked)' });
     expect((await http('GET', '/connection')).body).toEqual({ connection: null });
@@ -87,7 +89,10 @@ describe('a token that cannot be a bearer token', () => {
       const res = await fetch(`${app.url}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation($token: String!) { connectAirtableToken(input: { token: $token }) { connection { kind } } }', variables: { token } }),
+        body: JSON.stringify({
+          query: 'mutation($token: String!) { connectAirtableToken(input: { token: $token }) { connection { kind } } }',
+          variables: { token },
+        }),
       });
       const body = (await res.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
       expect(body.errors?.[0]?.extensions.code, JSON.stringify(token)).toBe('invalid_request');
@@ -110,7 +115,9 @@ describe('tenancy: what an account sees upstream is what its connection sees', (
     expect((await first.http('GET', `/airtable/bases/${bob.base.id}/tables`)).status).toBe(404);
     // Tracking, configs and webhooks on the other user's base: 404, as for a base that does not exist.
     expect((await first.http('POST', '/usage/bases', { body: { baseId: bob.base.id } })).status).toBe(404);
-    expect((await first.http('POST', '/monitoring-config', { body: { baseId: bob.base.id, monitoringBaseId: ada.base.id } })).status).toBe(404);
+    expect((await first.http('POST', '/monitoring-config', { body: { baseId: bob.base.id, monitoringBaseId: ada.base.id } })).status).toBe(
+      404,
+    );
     const webhook = { baseId: bob.base.id, event: 'table_create', webhookUrl: 'http://127.0.0.1:65000/hook' };
     expect((await first.http('POST', '/webhooks', { body: webhook })).status).toBe(404);
 
@@ -181,7 +188,9 @@ describe('OAuth 2.0 with PKCE', () => {
     const done = await followCallback(callback, cookie);
     expect(done.status).toBe(200);
     // The binding is spent with the state.
-    expect(done.headers.getSetCookie()).toEqual([expect.stringMatching(/^basewatch_oauth=; Path=\/oauth\/airtable\/callback; Expires=Thu, 01 Jan 1970/)]);
+    expect(done.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^basewatch_oauth=; Path=\/oauth\/airtable\/callback; Expires=Thu, 01 Jan 1970/),
+    ]);
     expect(done.body.connection).toMatchObject({ kind: 'oauth', upstreamUserId: ada.id, status: 'active', lastError: null });
     expect(done.body.connection.scopes).toContain('data.records:read');
     expect((await http('GET', '/connection')).body).toEqual(done.body);
@@ -197,7 +206,10 @@ describe('OAuth 2.0 with PKCE', () => {
     const { http } = await app.newAccount('oauth-late');
     const { callback, cookie } = await authorizeWithConsent(http, ada.id, [ada.base.id]);
     const state = callback.searchParams.get('state')!;
-    await app.running.dataSource.query('UPDATE oauth_state SET expires_at = ? WHERE state = ?', [new Date(Date.now() - 1).toISOString(), state]);
+    await app.running.dataSource.query('UPDATE oauth_state SET expires_at = ? WHERE state = ?', [
+      new Date(Date.now() - 1).toISOString(),
+      state,
+    ]);
     const late = await followCallback(callback, cookie);
     expect(late.status).toBe(400);
     expect(late.body.message).toMatch(/Unknown, used or expired OAuth state/);
@@ -212,7 +224,10 @@ describe('OAuth 2.0 with PKCE', () => {
 
     const denied = await startOAuth(http);
     const deniedState = denied.authorizeUrl.searchParams.get('state');
-    const error = await followCallback(new URL(`${app.url}/oauth/airtable/callback?error=access_denied&state=${deniedState}`), denied.cookie);
+    const error = await followCallback(
+      new URL(`${app.url}/oauth/airtable/callback?error=access_denied&state=${deniedState}`),
+      denied.cookie,
+    );
     expect(error.status).toBe(400);
     expect(error.body.message).toMatch(/access_denied/);
 
@@ -237,7 +252,9 @@ describe('OAuth 2.0 with PKCE', () => {
     // flow of their own started, opens the attacker's authorization URL and consents.
     const { authorizeUrl } = await startOAuth(attacker.http);
     const victim = createBrowser(app.url);
-    expect((await victim.request('POST', '/auth/sign-up', { body: { email: uniqueEmail('victim'), password: PASSWORD } })).status).toBe(201);
+    expect((await victim.request('POST', '/auth/sign-up', { body: { email: uniqueEmail('victim'), password: PASSWORD } })).status).toBe(
+      201,
+    );
     const victimsOwnStart = await victim.request('POST', '/connection/oauth/start', { csrf: true });
     expect(victimsOwnStart.status).toBe(201);
     await control('PUT', 'oauth/consent', { userId: victimUpstream.id, baseIds: [victimUpstream.base.id] });
@@ -248,7 +265,10 @@ describe('OAuth 2.0 with PKCE', () => {
     for (const cookie of [session, `${session}; ${oauthCookieOf(victimsOwnStart)}`, undefined]) {
       const refused = await followCallback(callback, cookie);
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ code: 'invalid_request', message: expect.stringMatching(/^This callback does not come from the browser that started the connection/) });
+      expect(refused.body).toEqual({
+        code: 'invalid_request',
+        message: expect.stringMatching(/^This callback does not come from the browser that started the connection/),
+      });
     }
     const asBrowser = await fetch(`${callback}`, { headers: { accept: 'text/html', cookie: session }, redirect: 'manual' });
     expect(asBrowser.status).toBe(303);
@@ -271,7 +291,10 @@ describe('OAuth 2.0 with PKCE', () => {
     expect(outcomeOf(back)).toMatch(/^basewatch_oauth_outcome=connected; Max-Age=60; Path=\/settings; Expires=[^;]+; SameSite=Lax$/);
     expect((await http('GET', '/connection')).body.connection).toMatchObject({ kind: 'oauth', upstreamUserId: ada.id });
     const replayed = await asBrowser(cookie);
-    expect([replayed.headers.get('location'), outcomeOf(replayed)]).toEqual(['/settings', expect.stringMatching(/^basewatch_oauth_outcome=expired;/)]);
+    expect([replayed.headers.get('location'), outcomeOf(replayed)]).toEqual([
+      '/settings',
+      expect.stringMatching(/^basewatch_oauth_outcome=expired;/),
+    ]);
   });
 
   it('refreshes a rotated pair exactly once for 20 concurrent callers in two service instances', async () => {
@@ -288,7 +311,17 @@ describe('OAuth 2.0 with PKCE', () => {
     const { loadConfig } = await import('../../src/config.js');
     const { createLogger } = await import('../../src/logger.js');
     const second = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${app.dir}/test.sqlite`, SCHEDULER_RUN_JOBS: 'false', AIRTABLE_TOKEN: 'unused', AIRTABLE_API_URL: `${app.url}/sandbox/airtable`, AIRTABLE_OAUTH_CLIENT_ID: 'basewatch-sandbox', AIRTABLE_OAUTH_URL: `${app.url}/sandbox/airtable`, LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${app.dir}/test.sqlite`,
+        SCHEDULER_RUN_JOBS: 'false',
+        AIRTABLE_TOKEN: 'unused',
+        AIRTABLE_API_URL: `${app.url}/sandbox/airtable`,
+        AIRTABLE_OAUTH_CLIENT_ID: 'basewatch-sandbox',
+        AIRTABLE_OAUTH_URL: `${app.url}/sandbox/airtable`,
+        LOG_LEVEL: 'silent',
+      }),
       createLogger('silent'),
     );
     try {
@@ -338,7 +371,10 @@ describe('an account whose connection needs re-authorisation', () => {
     expect(paused.outcome).toBe('paused');
     expect(paused.nextRunAt).not.toBeNull();
     const schedule = (await account.http('GET', `/usage/bases/${base.id}/schedule`)).body;
-    expect(schedule.lastRun).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Paused: The upstream connection needs re-authorisation/) });
+    expect(schedule.lastRun).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^Paused: The upstream connection needs re-authorisation/),
+    });
     expect(await app.running.services.upstreamAccess.canReach(account.accountId)).toBe(false);
 
     const token = (await control<{ token: string }>('POST', `users/${ada.id}/tokens`, {})).token;
@@ -376,7 +412,10 @@ describe('GraphQL', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return { ...((await res.json()) as { data?: JsonBody; errors?: Array<{ message: string; extensions: { code: string } }> }), headers: res.headers };
+      return {
+        ...((await res.json()) as { data?: JsonBody; errors?: Array<{ message: string; extensions: { code: string } }> }),
+        headers: res.headers,
+      };
     };
     expect((await graphql('{ viewer { connection { kind } } }')).data).toEqual({ viewer: { connection: null } });
     const connected = await graphql(
@@ -391,10 +430,14 @@ describe('GraphQL', () => {
     const refused = await graphql('mutation { connectAirtableToken(input: { token: "nope" }) { connection { kind } } }');
     expect(refused.errors?.[0]?.extensions.code).toBe('invalid_request');
     const started = await graphql('mutation { startAirtableOAuth(input: {}) { authorizeUrl } }');
-    expect(started.data.startAirtableOAuth.authorizeUrl).toMatch(/\/sandbox\/airtable\/oauth2\/v1\/authorize\?client_id=basewatch-sandbox&/);
+    expect(started.data.startAirtableOAuth.authorizeUrl).toMatch(
+      /\/sandbox\/airtable\/oauth2\/v1\/authorize\?client_id=basewatch-sandbox&/,
+    );
     // The answer binds the flow to the caller, whose cookie's hash is the state.
     const binding = oauthCookieOf({ headers: started.headers }).slice('basewatch_oauth='.length);
-    expect(createHash('sha256').update(binding).digest('base64url')).toBe(new URL(started.data.startAirtableOAuth.authorizeUrl).searchParams.get('state'));
+    expect(createHash('sha256').update(binding).digest('base64url')).toBe(
+      new URL(started.data.startAirtableOAuth.authorizeUrl).searchParams.get('state'),
+    );
     const gone = await graphql('mutation { disconnectAirtable(input: {}) { viewer { connection { kind } } } }');
     expect(gone.data).toEqual({ disconnectAirtable: { viewer: { connection: null } } });
   });

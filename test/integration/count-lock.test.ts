@@ -46,10 +46,10 @@ describe('the count lock', () => {
   it('lapses when the process holding it died, so the base can be counted again', async () => {
     const base = await trackBase(first.http, DEMO_BASES.changeLog);
     const lapse = new Date(Date.now() + 400).toISOString();
-    await first.running.dataSource.query(
-      "UPDATE usage_base SET count_lock_token = 'crashed-process', count_lock_until = ? WHERE id = ?",
-      [lapse, base.id],
-    );
+    await first.running.dataSource.query("UPDATE usage_base SET count_lock_token = 'crashed-process', count_lock_until = ? WHERE id = ?", [
+      lapse,
+      base.id,
+    ]);
     expect((await first.http('POST', `/usage/bases/${base.id}/run`)).status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await first.http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);

@@ -17,7 +17,15 @@ const SECOND_KEY = 'c2Vjb25kLWtleS1vZi10aGlzLWRlcGxveW1lbnQtMzItYnl0ZXMtbG9uZw';
 
 const start = (env: Record<string, string>) =>
   startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL, SANDBOX_STATE_FILE: 'off', SCHEDULER_RUN_JOBS: 'false', LOG_LEVEL: 'silent', ...env }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL,
+      SANDBOX_STATE_FILE: 'off',
+      SCHEDULER_RUN_JOBS: 'false',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
     createLogger('silent'),
   );
 
@@ -27,7 +35,9 @@ describe('one deployment, one key', () => {
   it('records the first key’s fingerprint, never the key', async () => {
     const app = await startTestApp({ DATABASE_URL, SECRET_KEY: FIRST_KEY });
     const rows = await app.running.dataSource.getRepository(DeploymentKey).find();
-    expect(rows.map((row) => [row.name, row.fingerprint])).toEqual([['SECRET_KEY', keyFingerprint(Buffer.from(FIRST_KEY, 'base64url').subarray(0, 32))]]);
+    expect(rows.map((row) => [row.name, row.fingerprint])).toEqual([
+      ['SECRET_KEY', keyFingerprint(Buffer.from(FIRST_KEY, 'base64url').subarray(0, 32))],
+    ]);
     expect(rows[0]!.fingerprint).not.toContain(FIRST_KEY);
     await app.close();
   });

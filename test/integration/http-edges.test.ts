@@ -37,7 +37,10 @@ describe('requests the HTTP parser refuses', () => {
     const res = await raw('GET', '/usage/bases', { headers: { ...auth(), 'x-padding': 'a'.repeat(20_000) } });
     expect(res.status).toBe(431);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(res.text)).toEqual({ code: 'invalid_request', message: 'The request line or headers are too long (at most 16 KiB together)' });
+    expect(JSON.parse(res.text)).toEqual({
+      code: 'invalid_request',
+      message: 'The request line or headers are too long (at most 16 KiB together)',
+    });
   });
 
   it('answers a URL over 16 KiB the same way', async () => {
@@ -79,24 +82,32 @@ describe('/graphql answers in its own shape before GraphQL runs', () => {
     const body = JSON.stringify({ query: `{ __typename } #${'x'.repeat(1024 * 1024)}` });
     const res = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toEqual({ errors: [{ message: 'Request body exceeds 1 MiB', extensions: { code: 'payload_too_large' } }] });
+    expect(JSON.parse(res.text)).toEqual({
+      errors: [{ message: 'Request body exceeds 1 MiB', extensions: { code: 'payload_too_large' } }],
+    });
   });
 
   it('400 for malformed JSON, as errors[] with invalid_request', async () => {
     const res = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: '{"query": ' });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text)).toEqual({ errors: [{ message: 'Malformed JSON in request body', extensions: { code: 'invalid_request' } }] });
+    expect(JSON.parse(res.text)).toEqual({
+      errors: [{ message: 'Malformed JSON in request body', extensions: { code: 'invalid_request' } }],
+    });
   });
 
   it('400 for JSON that is not an object and for bytes that are not UTF-8, as REST says it', async () => {
     const headers = { ...auth(), 'content-type': 'application/json; charset=utf-8' };
     const text = await raw('POST', '/graphql', { headers, body: ' "{ __typename }"' });
     expect(text.status).toBe(400);
-    expect(JSON.parse(text.text)).toEqual({ errors: [{ message: 'The request body must be a JSON object', extensions: { code: 'invalid_request' } }] });
+    expect(JSON.parse(text.text)).toEqual({
+      errors: [{ message: 'The request body must be a JSON object', extensions: { code: 'invalid_request' } }],
+    });
     const latin1 = Buffer.concat([Buffer.from('{"query":"{ __typename }","operationName":"'), Buffer.from([0xe9]), Buffer.from('"}')]);
     const bytes = await raw('POST', '/graphql', { headers, body: latin1 });
     expect(bytes.status).toBe(400);
-    expect(JSON.parse(bytes.text)).toEqual({ errors: [{ message: 'Request body is not valid UTF-8', extensions: { code: 'invalid_request' } }] });
+    expect(JSON.parse(bytes.text)).toEqual({
+      errors: [{ message: 'Request body is not valid UTF-8', extensions: { code: 'invalid_request' } }],
+    });
   });
 
   it('reads a body in the other forms express.json() takes: charset spelled otherwise, gzip', async () => {
@@ -106,7 +117,10 @@ describe('/graphql answers in its own shape before GraphQL runs', () => {
       const res = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': type }, body: query });
       expect(JSON.parse(res.text), type).toEqual(answered);
     }
-    const gzipped = await raw('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(query) });
+    const gzipped = await raw('POST', '/graphql', {
+      headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(query),
+    });
     expect(JSON.parse(gzipped.text)).toEqual(answered);
   });
 });

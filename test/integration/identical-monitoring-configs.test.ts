@@ -78,14 +78,19 @@ describe('an identical monitoring config', () => {
     const { accountId } = await app.newAccount('two processes');
     const processes = [app.running.services.monitoringConfigs, anotherProcess()];
     const before = await changesTables(catalog);
-    const results = await Promise.allSettled(processes.map((configs) => configs.create(accountId, { baseId: marketing, monitoringBaseId: catalog })));
+    const results = await Promise.allSettled(
+      processes.map((configs) => configs.create(accountId, { baseId: marketing, monitoringBaseId: catalog })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(conflictMessage(refused.reason)).toMatch(/being created already|by monitoring config/);
     expect(await changesTables(catalog)).toHaveLength(before.length + 1);
     expect(await app.running.services.monitoringConfigs.list(accountId)).toHaveLength(1);
     // The claim is released: once the first is deleted, the same create works again.
-    await app.running.services.monitoringConfigs.remove(accountId, (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ id: string }>).value.id);
+    await app.running.services.monitoringConfigs.remove(
+      accountId,
+      (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ id: string }>).value.id,
+    );
     await expect(processes[1]!.create(accountId, { baseId: marketing, monitoringBaseId: catalog })).resolves.toBeDefined();
   });
 });

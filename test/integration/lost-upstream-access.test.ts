@@ -33,7 +33,12 @@ async function watchingAccount(name: string, user: Awaited<ReturnType<typeof ups
     body: { baseId: user.base.id, event: 'table_create', webhookUrl: 'http://127.0.0.1:65000/hook' },
   });
   expect(webhook.status).toBe(201);
-  return { ...account, usageBaseId: tracked.body.base.id as string, configId: config.body.config.id as string, webhookId: webhook.body.webhook.webhookId as string };
+  return {
+    ...account,
+    usageBaseId: tracked.body.base.id as string,
+    configId: config.body.config.id as string,
+    webhookId: webhook.body.webhook.webhookId as string,
+  };
 }
 
 const requestsTo = async (baseId: string) =>
@@ -78,8 +83,19 @@ describe('a base the account’s connection no longer sees (CONTRACT §8)', () =
 
     const bases = await http('GET', '/usage/bases');
     expect(bases.body).toEqual({ bases: [expect.objectContaining({ id: usageBaseId, baseId: ada.base.id })], lost: [usageBaseId] });
-    expect(Object.keys(bases.body.bases[0]).sort()).toEqual(['baseId', 'baseName', 'createdAt', 'id', 'scheduledHour', 'timezone', 'updatedAt']);
-    expect((await http('GET', '/monitoring-config')).body).toEqual({ configs: [expect.objectContaining({ id: configId })], lost: [configId] });
+    expect(Object.keys(bases.body.bases[0]).sort()).toEqual([
+      'baseId',
+      'baseName',
+      'createdAt',
+      'id',
+      'scheduledHour',
+      'timezone',
+      'updatedAt',
+    ]);
+    expect((await http('GET', '/monitoring-config')).body).toEqual({
+      configs: [expect.objectContaining({ id: configId })],
+      lost: [configId],
+    });
     // GET /webhooks keeps exactly the nine seed fields: the mark is GraphQL's only.
     const webhooks = await http('GET', '/webhooks');
     expect(webhooks.body.webhooks.map((w: { webhookId: string }) => w.webhookId)).toEqual([webhookId]);

@@ -5,7 +5,6 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { CHANGES_TABLE_FIELDS } from '../../src/services/audit/changes-table.js';
 import { MONITORING_CONFIG_FIELDS } from '../support/interface-shapes.js';
 
-
 describe('monitoring configs', () => {
   let app: TestApp;
   let catalog: string;
@@ -25,7 +24,13 @@ describe('monitoring configs', () => {
 
   it('creates a config with a new Changes table (one column per entry field) and one upstream webhook', async () => {
     const res = await app.http('POST', '/monitoring-config', {
-      body: { baseId: catalog, monitoringBaseId: changeLog, scope: 'schema_only', timezone: 'europe/berlin', workspaceId: 'wspAAAAAAAAAAAAAA' },
+      body: {
+        baseId: catalog,
+        monitoringBaseId: changeLog,
+        scope: 'schema_only',
+        timezone: 'europe/berlin',
+        workspaceId: 'wspAAAAAAAAAAAAAA',
+      },
     });
     expect(res.status).toBe(201);
     const { config } = res.body;
@@ -57,7 +62,13 @@ describe('monitoring configs', () => {
       body: { baseId: catalog, monitoringBaseId: changeLog, monitoringTableId: own.id },
     });
     expect(res.status).toBe(201);
-    expect(res.body.config).toMatchObject({ monitoringTableId: own.id, monitoringTableName: 'My Log', scope: 'all', timezone: 'UTC', workspaceId: '' });
+    expect(res.body.config).toMatchObject({
+      monitoringTableId: own.id,
+      monitoringTableName: 'My Log',
+      scope: 'all',
+      timezone: 'UTC',
+      workspaceId: '',
+    });
     const table = (await api.schema(changeLog)).find((t) => t.id === own.id)!;
     expect(table.fields.map((f) => f.name).sort()).toEqual(CHANGES_TABLE_FIELDS.map((f) => f.name).sort());
     expect(await hooksOf(catalog)).toHaveLength(1);
@@ -101,9 +112,16 @@ describe('monitoring configs', () => {
     const empty = await app.http('PATCH', `/monitoring-config/${config.id}`, { body: {} });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ config });
-    const patched = await app.http('PATCH', `/monitoring-config/${config.id}`, { body: { scope: 'records_only', timezone: 'America/New_York' } });
+    const patched = await app.http('PATCH', `/monitoring-config/${config.id}`, {
+      body: { scope: 'records_only', timezone: 'America/New_York' },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.config).toMatchObject({ ...config, scope: 'records_only', timezone: 'America/New_York', updatedAt: expect.any(String) });
+    expect(patched.body.config).toMatchObject({
+      ...config,
+      scope: 'records_only',
+      timezone: 'America/New_York',
+      updatedAt: expect.any(String),
+    });
     expect(patched.body.config.updatedAt >= config.updatedAt).toBe(true);
     for (const body of [{ scope: 'none' }, { timezone: 'Nowhere/City' }, { baseId: catalog }]) {
       const res = await app.http('PATCH', `/monitoring-config/${config.id}`, { body });

@@ -38,20 +38,33 @@ describe.skipIf(!available)(`on PostgreSQL (${ADMIN_URL.replace(/\/\/[^@]*@/, '/
     expect((await app.other.http('GET', `/usage/bases/${base.id}/snapshots`)).status).toBe(404);
     // Limits past 2^31 (bigint) come back as numbers.
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { plan: 'enterprise_scale' } });
-    expect((await app.http('GET', `/usage/bases/${base.id}/limits`)).body.limits).toMatchObject({ recordLimit: 500_000, storageLimitBytes: 1_000 * 1024 ** 3 });
+    expect((await app.http('GET', `/usage/bases/${base.id}/limits`)).body.limits).toMatchObject({
+      recordLimit: 500_000,
+      storageLimitBytes: 1_000 * 1024 ** 3,
+    });
     // The API-call ledger's upsert adds a second flush to the first's rows: both counts, as the sandbox tallied them.
     await app.http('GET', '/usage/api-calls');
     expect((await app.http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
-    expect((await app.http('GET', '/usage/api-calls')).body.byPurpose.count).toBe(app.running.sandbox!.stats.byBase.get(base.baseId)!.requests);
+    expect((await app.http('GET', '/usage/api-calls')).body.byPurpose.count).toBe(
+      app.running.sandbox!.stats.byBase.get(base.baseId)!.requests,
+    );
     // Alerts (bigint values, generated seq) and the count's cost, with the counting view's boolean columns.
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: run.body.totalRecords, thresholds: [50, 100] } });
     expect((await app.http('POST', `/usage/bases/${base.id}/run`)).status).toBe(200);
     const alerts = (await app.http('GET', `/usage/alerts?baseId=${base.baseId}&limit=1`)).body;
     expect(alerts.alerts[0]).toMatchObject({ threshold: 100, value: run.body.totalRecords, percent: 100 });
-    expect((await app.http('GET', `/usage/alerts?baseId=${base.baseId}&cursor=${alerts.nextCursor}`)).body.alerts.map((a: { threshold: number }) => a.threshold)).toEqual([50]);
+    expect(
+      (await app.http('GET', `/usage/alerts?baseId=${base.baseId}&cursor=${alerts.nextCursor}`)).body.alerts.map(
+        (a: { threshold: number }) => a.threshold,
+      ),
+    ).toEqual([50]);
     const counting = (await app.http('GET', `/usage/bases/${base.id}/counting`)).body.counting;
     expect(counting.days[0]).toMatchObject({ carriedOver: false, apiCalls: expect.any(Number) });
-    expect((await app.http('GET', `/usage/bases/${base.id}/forecast`)).body.forecasts[0]).toMatchObject({ status: 'ok', current: run.body.totalRecords, reachesOn: run.body.snapshotDate });
+    expect((await app.http('GET', `/usage/bases/${base.id}/forecast`)).body.forecasts[0]).toMatchObject({
+      status: 'ok',
+      current: run.body.totalRecords,
+      reachesOn: run.body.snapshotDate,
+    });
     expect((await app.http('DELETE', `/usage/bases/${base.id}`)).status).toBe(204);
   });
 });

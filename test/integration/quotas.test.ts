@@ -123,7 +123,11 @@ describe('monitoring configs per account (MAX_MONITORING_CONFIGS_PER_ACCOUNT)', 
     await configs.create(accountId, { baseId: catalog, monitoringBaseId: changeLog });
     await configs.create(accountId, { baseId: marketing, monitoringBaseId: changeLog });
     const tables = await changesTables(catalog);
-    await refusedByQuota(configs.create(accountId, { baseId: changeLog, monitoringBaseId: catalog }), 2, 'MAX_MONITORING_CONFIGS_PER_ACCOUNT');
+    await refusedByQuota(
+      configs.create(accountId, { baseId: changeLog, monitoringBaseId: catalog }),
+      2,
+      'MAX_MONITORING_CONFIGS_PER_ACCOUNT',
+    );
     expect(await configs.list(accountId)).toHaveLength(2);
     expect(await changesTables(catalog)).toEqual(tables);
   });

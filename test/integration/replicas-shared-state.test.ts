@@ -58,9 +58,17 @@ describe.skipIf(!available)('replicas on PostgreSQL share their state through Re
   it('delivers to a subscriber on one replica what another recorded', async () => {
     const account = await a.newAccount('events');
     const baseId = (await trackBase(createHttp(a.url, account.apiKey), DEMO_BASES.catalog)).id;
-    const client = createClient({ url: `${a.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${account.apiKey}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${a.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${account.apiKey}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
-    const events = client.iterate({ query: 'subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { date } }', variables: { id: baseId } });
+    const events = client.iterate({
+      query: 'subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { date } }',
+      variables: { id: baseId },
+    });
     const first = events.next();
     // The subscription starts asynchronously: replica B records days until one arrives on A.
     let heard: IteratorResult<unknown> | undefined;
@@ -78,7 +86,9 @@ describe.skipIf(!available)('replicas on PostgreSQL share their state through Re
     const statuses: number[] = [];
     for (let i = 0; i < FAILURES_PER_EMAIL_AND_IP + 1; i++) {
       const replica = i % 2 === 0 ? a : b;
-      statuses.push((await createBrowser(replica.url).request('POST', '/auth/sign-in', { body: { email, password: `wrong ${i}` } })).status);
+      statuses.push(
+        (await createBrowser(replica.url).request('POST', '/auth/sign-in', { body: { email, password: `wrong ${i}` } })).status,
+      );
     }
     // Five failures in all, whichever replica saw them: the sixth attempt is refused.
     expect(statuses).toEqual([...Array(FAILURES_PER_EMAIL_AND_IP).fill(401), 429]);
@@ -103,7 +113,17 @@ describe.skipIf(!(await admin('SELECT 1')))('a second process on PostgreSQL with
   });
 
   it('is refused with a message that says to set REDIS_URL', async () => {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url(), SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', SCHEDULER_RUN_JOBS: 'false', SANDBOX_STATE_FILE: 'off' });
-    await expect(startServer(config, createLogger('silent'))).rejects.toThrow(/already runs on this PostgreSQL database without Redis.*REDIS_URL/s);
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: url(),
+      SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: 'silent',
+      SCHEDULER_RUN_JOBS: 'false',
+      SANDBOX_STATE_FILE: 'off',
+    });
+    await expect(startServer(config, createLogger('silent'))).rejects.toThrow(
+      /already runs on this PostgreSQL database without Redis.*REDIS_URL/s,
+    );
   });
 });

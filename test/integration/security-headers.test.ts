@@ -131,7 +131,9 @@ describe('in a browser, the pages work under their policies', () => {
     if (!browser) return skip(NO_CHROMIUM);
     // Another origin (another port) whose page frames ours.
     const framer = createServer((_req, res) =>
-      res.setHeader('content-type', 'text/html').end(`<iframe src="${app.url}/docs/"></iframe><iframe src="${app.url}/graphql/ide/"></iframe>`),
+      res
+        .setHeader('content-type', 'text/html')
+        .end(`<iframe src="${app.url}/docs/"></iframe><iframe src="${app.url}/graphql/ide/"></iframe>`),
     );
     await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
     try {

@@ -91,7 +91,10 @@ describe('POST /usage/bases/{id}/run', () => {
       tables: [
         {
           name: 'Videos',
-          fields: [{ name: 'Name', type: 'singleLineText' }, { name: 'Clip', type: 'multipleAttachments' }],
+          fields: [
+            { name: 'Name', type: 'singleLineText' },
+            { name: 'Clip', type: 'multipleAttachments' },
+          ],
           records: Array.from({ length: 3 }, (_, i) => ({
             Name: `clip ${i}`,
             Clip: [{ url: `https://example.com/${i}.mp4`, size: 4_000_000_000 + i }],

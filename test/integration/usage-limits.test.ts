@@ -14,7 +14,9 @@ describe('GET/PUT /usage/bases/{id}/limits', () => {
   it('starts without limits, takes a plan, numbers of its own and thresholds, and clears', async () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog);
     const path = `/usage/bases/${base.id}/limits`;
-    expect((await app.http('GET', path)).body).toEqual({ limits: { plan: null, recordLimit: null, storageLimitBytes: null, thresholds: [80, 95, 100] } });
+    expect((await app.http('GET', path)).body).toEqual({
+      limits: { plan: null, recordLimit: null, storageLimitBytes: null, thresholds: [80, 95, 100] },
+    });
 
     const team = await app.http('PUT', path, { body: { plan: 'team' } });
     expect(team.status).toBe(200);

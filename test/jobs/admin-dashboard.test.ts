@@ -33,7 +33,10 @@ describe('the job dashboard at /admin/jobs', () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog, { scheduledHour: 6 });
     const res = await fetch(`${app.url}/admin/jobs/api?job=usage.count`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { jobs: Array<{ job: { data: { usageBaseId: string } } }>; overview: Array<{ displayName: string }> };
+    const body = (await res.json()) as {
+      jobs: Array<{ job: { data: { usageBaseId: string } } }>;
+      overview: Array<{ displayName: string }>;
+    };
     const jobs = body.jobs.map((entry: { job: { data: { usageBaseId: string } } }) => entry.job.data.usageBaseId);
     expect(jobs).toContain(base.id);
     expect(body.overview.some((o: { displayName: string }) => o.displayName === 'usage.count')).toBe(true);

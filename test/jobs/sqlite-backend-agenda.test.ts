@@ -85,11 +85,7 @@ describe(SqliteBackend.name, () => {
     const runs: string[] = [];
     defineRecorded(agenda, 'count-usage', runs);
     const schedule = (usageBaseId: string) =>
-      agenda
-        .create('count-usage', { usageBaseId })
-        .unique({ 'data.usageBaseId': usageBaseId })
-        .schedule(new Date())
-        .save();
+      agenda.create('count-usage', { usageBaseId }).unique({ 'data.usageBaseId': usageBaseId }).schedule(new Date()).save();
     for (const id of ['b1', 'b2', 'b3', 'b1', 'b2', 'b3']) await schedule(id);
     expect((await agenda.queryJobs({ name: 'count-usage' })).total).toBe(3);
 
@@ -104,7 +100,10 @@ describe(SqliteBackend.name, () => {
   it('shares the queue between two Agenda instances on two connections: every job runs exactly once', async () => {
     const other = await db.openAnother();
     const runs: string[] = [];
-    for (const [dataSource, name] of [[db.dataSource, 'one'], [other.dataSource, 'two']] as const) {
+    for (const [dataSource, name] of [
+      [db.dataSource, 'one'],
+      [other.dataSource, 'two'],
+    ] as const) {
       const agenda = await startAgenda(dataSource, { name });
       defineRecorded(agenda, 'shared', runs);
       await agenda.start();

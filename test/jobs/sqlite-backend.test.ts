@@ -85,9 +85,7 @@ describe(`${SqliteJobRepository.name}: saving`, () => {
     const other = await db.openAnother();
     const perBase = (baseId: string, v: number) =>
       newJob({ name: 'count', data: { usageBaseId: baseId, v }, unique: { 'data.usageBaseId': baseId } });
-    const saves = Array.from({ length: 40 }, (_, i) =>
-      (i % 2 ? repo : other.repository).saveJob(perBase(`b${i % 4}`, i), undefined),
-    );
+    const saves = Array.from({ length: 40 }, (_, i) => (i % 2 ? repo : other.repository).saveJob(perBase(`b${i % 4}`, i), undefined));
     const saved = await Promise.all(saves);
     expect(new Set(saved.map((job) => job._id)).size).toBe(4);
     expect(await count('count')).toBe(4);
@@ -98,9 +96,7 @@ describe(`${SqliteJobRepository.name}: saving`, () => {
   it('keeps the original job with insertOnly', async () => {
     const unique = { 'data.usageBaseId': 'b1' };
     const first = await save(newJob({ name: 'count', data: { usageBaseId: 'b1', v: 1 }, unique }));
-    const second = await save(
-      newJob({ name: 'count', data: { usageBaseId: 'b1', v: 2 }, unique, uniqueOpts: { insertOnly: true } }),
-    );
+    const second = await save(newJob({ name: 'count', data: { usageBaseId: 'b1', v: 2 }, unique, uniqueOpts: { insertOnly: true } }));
     expect(second).toMatchObject({ _id: first._id, data: { usageBaseId: 'b1', v: 1 } });
     const otherBase = await save(
       newJob({
@@ -114,8 +110,7 @@ describe(`${SqliteJobRepository.name}: saving`, () => {
   });
 
   it('matches unique values by JSON type, null as missing, and refuses query operators', async () => {
-    const byKey = (key: unknown) =>
-      newJob({ name: 'k', data: key === undefined ? {} : { key }, unique: { 'data.key': key } });
+    const byKey = (key: unknown) => newJob({ name: 'k', data: key === undefined ? {} : { key }, unique: { 'data.key': key } });
     for (const key of ['5', 5, true, 1, null, { a: [1] }, '5', 5, true, 1, undefined, { a: [1] }]) await save(byKey(key));
     expect(await count('k')).toBe(6);
     await expect(save(newJob({ name: 'k', unique: { 'data.key': { $gt: 1 } } }))).rejects.toThrow(/operators/);
@@ -315,7 +310,10 @@ describe(`${SqliteJobRepository.name}: queries`, () => {
     for (const state of states) {
       const filtered = await repo.queryJobs({ state });
       expect(filtered.jobs.map((job) => job._id).sort(), state).toEqual(
-        all.jobs.filter((job) => job.state === state).map((job) => job._id).sort(),
+        all.jobs
+          .filter((job) => job.state === state)
+          .map((job) => job._id)
+          .sort(),
       );
       expect(filtered.total).toBe(filtered.jobs.length);
     }

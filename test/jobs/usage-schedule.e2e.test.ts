@@ -162,7 +162,10 @@ describe('restarts and several instances', () => {
       DateTime.now().minus({ days: 1 }).toUTC().toISO(),
       base.id,
     ]);
-    await first.running.dataSource.query("UPDATE agenda_job SET next_run_at = ? WHERE json_extract(data, '$.usageBaseId') = ?", [dueAt, base.id]);
+    await first.running.dataSource.query("UPDATE agenda_job SET next_run_at = ? WHERE json_extract(data, '$.usageBaseId') = ?", [
+      dueAt,
+      base.id,
+    ]);
 
     const second = await start({ DATABASE_URL: `sqlite:${file}` });
     await until(async () => (await runsOf(second, base.id)).some((r: { status: string }) => r.status === 'ok'));

@@ -108,7 +108,9 @@ describe('/metrics', () => {
     const unmatched = { api: 'rest', route: 'unmatched', method: 'GET', status: '404' };
     expect(sampleSum(after, REQUESTS, unmatched) - sampleSum(before, REQUESTS, unmatched)).toBe(1);
     // The buckets of the same series: the request took less than 30 s, so it is in the 30 s bucket.
-    expect(sampleSum(after, 'basewatch_http_request_duration_seconds_bucket', { ...labels, le: '30' })).toBe(sampleSum(after, REQUESTS, labels));
+    expect(sampleSum(after, 'basewatch_http_request_duration_seconds_bucket', { ...labels, le: '30' })).toBe(
+      sampleSum(after, REQUESTS, labels),
+    );
     expect(after.some((s) => Object.values(s.labels).some((v) => v.includes(base.id)))).toBe(false);
   });
 
@@ -148,10 +150,12 @@ describe('/metrics', () => {
 
   it('reports the depth of the audit outbox and of the pending webhook deliveries', async () => {
     const empty = await scrape(app);
-    expect(empty.filter((s) => s.name === 'basewatch_queue_depth').map((s) => s.labels.queue).sort()).toEqual([
-      'audit_outbox',
-      'webhook_deliveries',
-    ]);
+    expect(
+      empty
+        .filter((s) => s.name === 'basewatch_queue_depth')
+        .map((s) => s.labels.queue)
+        .sort(),
+    ).toEqual(['audit_outbox', 'webhook_deliveries']);
     const outboxBefore = sampleSum(empty, 'basewatch_queue_depth', { queue: 'audit_outbox' });
     const deliveriesBefore = sampleSum(empty, 'basewatch_queue_depth', { queue: 'webhook_deliveries' });
 
@@ -166,13 +170,31 @@ describe('/metrics', () => {
       { occurredAt: '2026-01-05T10:01:00.000Z' },
     ]);
     await dataSource.getRepository(ChangeOutbox).insert(
-      entries.map((entry) => ({ entryId: Number(entry.id), configId, batchToken: null, attempts: 0, nextAttemptAt: new Date(), lastError: null })),
+      entries.map((entry) => ({
+        entryId: Number(entry.id),
+        configId,
+        batchToken: null,
+        attempts: 0,
+        nextAttemptAt: new Date(),
+        lastError: null,
+      })),
     );
 
     const table = await demoTable(app.http);
-    await createWebhook(app.http, { baseId: table.baseId, event: 'record_update', tableId: table.tableId, webhookUrl: receiver.url('/queued') });
+    await createWebhook(app.http, {
+      baseId: table.baseId,
+      event: 'record_update',
+      tableId: table.tableId,
+      webhookUrl: receiver.url('/queued'),
+    });
     const [field] = table.fieldIds;
-    const update = change('record_update', { tableId: table.tableId, recordId: recordId(), fieldIds: [field!], before: { [field!]: 'a' }, after: { [field!]: 'b' } });
+    const update = change('record_update', {
+      tableId: table.tableId,
+      recordId: recordId(),
+      fieldIds: [field!],
+      before: { [field!]: 'a' },
+      after: { [field!]: 'b' },
+    });
     await feed(app, app.accountId, table.baseId, [update]);
 
     const queued = await scrape(app);
@@ -191,7 +213,9 @@ describe('/metrics', () => {
     const one = parseSamples(await AggregatorRegistry.aggregate([worker]).metrics());
     const two = parseSamples(await AggregatorRegistry.aggregate([worker, worker]).metrics());
     expect(sampleSum(one, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBeGreaterThan(0);
-    expect(sampleSum(two, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBe(sampleSum(one, 'basewatch_queue_depth', { queue: 'audit_outbox' }));
+    expect(sampleSum(two, 'basewatch_queue_depth', { queue: 'audit_outbox' })).toBe(
+      sampleSum(one, 'basewatch_queue_depth', { queue: 'audit_outbox' }),
+    );
     expect(sampleSum(one, REQUESTS)).toBeGreaterThan(0);
     expect(sampleSum(two, REQUESTS)).toBe(2 * sampleSum(one, REQUESTS));
     expect(sampleSum(two, UPSTREAM)).toBe(2 * sampleSum(one, UPSTREAM));
@@ -215,9 +239,20 @@ describe('/metrics of a process that runs jobs', () => {
     // The first attempt is refused (retried after 100 ms), the second accepted.
     jobsReceiver.answer = (_request, index) => ({ status: index === 0 ? 503 : 200 });
     const table = await demoTable(jobsApp.http);
-    await createWebhook(jobsApp.http, { baseId: table.baseId, event: 'record_update', tableId: table.tableId, webhookUrl: jobsReceiver.url('/hook') });
+    await createWebhook(jobsApp.http, {
+      baseId: table.baseId,
+      event: 'record_update',
+      tableId: table.tableId,
+      webhookUrl: jobsReceiver.url('/hook'),
+    });
     const [field] = table.fieldIds;
-    const update = change('record_update', { tableId: table.tableId, recordId: recordId(), fieldIds: [field!], before: { [field!]: 'a' }, after: { [field!]: 'b' } });
+    const update = change('record_update', {
+      tableId: table.tableId,
+      recordId: recordId(),
+      fieldIds: [field!],
+      before: { [field!]: 'a' },
+      after: { [field!]: 'b' },
+    });
     await feed(jobsApp, jobsApp.accountId, table.baseId, [update]);
     await jobsReceiver.waitFor('/hook', 2);
 

@@ -52,7 +52,8 @@ async function control<T = JsonBody>(method: string, path: string, body?: unknow
   return (await res.json()) as T;
 }
 
-const stats = () => control<{ requests: number; rateLimited: number; byBase: Record<string, { requests: number; rateLimited: number }> }>('GET', 'stats');
+const stats = () =>
+  control<{ requests: number; rateLimited: number; byBase: Record<string, { requests: number; rateLimited: number }> }>('GET', 'stats');
 
 /**
  * Three replicas as a deployment runs them (`tsx src/main.ts`, each its own process) on one PostgreSQL database and
@@ -124,9 +125,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const baseId = await upstreamBaseId(http[1], DEMO_BASES.marketing);
     const before = (await stats()).byBase[baseId] ?? { requests: 0, rateLimited: 0 };
     const started = Date.now();
-    const answers = await Promise.all(
-      Array.from({ length: 18 }, (_, i) => http[i % REPLICAS]('GET', `/airtable/bases/${baseId}/tables`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 18 }, (_, i) => http[i % REPLICAS]('GET', `/airtable/bases/${baseId}/tables`)));
     const seconds = (Date.now() - started) / 1000;
     expect(answers.map((answer) => answer.status)).toEqual(Array(18).fill(200));
     const after = (await stats()).byBase[baseId]!;
@@ -150,7 +149,12 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
 
     const subscriptions = replicas.map((replica) => {
-      const client = createClient({ url: `${replica.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, retryAttempts: 0 });
+      const client = createClient({
+        url: `${replica.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${apiKey}` },
+        retryAttempts: 0,
+      });
       clients.push(client);
       return client.iterate<{ changeLogged: { recordId: string | null } }>({
         query: 'subscription($id: ID!) { changeLogged(monitoringConfigId: $id) { recordId } }',
@@ -203,7 +207,14 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const [table] = await api.schema(baseId);
     const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
     const created = await http[1]('POST', '/webhooks', {
-      body: { baseId, event: 'record_update', tableId: table!.id, columnId: primary.id, webhookUrl: receiver.url('/replicas'), coalesceUpdates: false },
+      body: {
+        baseId,
+        event: 'record_update',
+        tableId: table!.id,
+        columnId: primary.id,
+        webhookUrl: receiver.url('/replicas'),
+        coalesceUpdates: false,
+      },
     });
     expect(created.status, created.text).toBe(201);
     const { records } = await api.listRecords(baseId, table!.id, '?pageSize=1');
@@ -230,7 +241,14 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const [table] = await api.schema(baseId);
     const primary = table!.fields.find((field) => field.id === table!.primaryFieldId)!;
     const created = await http[2]('POST', '/webhooks', {
-      body: { baseId, event: 'record_update', tableId: table!.id, columnId: primary.id, webhookUrl: receiver.url('/killed'), coalesceUpdates: false },
+      body: {
+        baseId,
+        event: 'record_update',
+        tableId: table!.id,
+        columnId: primary.id,
+        webhookUrl: receiver.url('/killed'),
+        coalesceUpdates: false,
+      },
     });
     expect(created.status, created.text).toBe(201);
     // A slow receiver: deliveries are in flight when the replicas die.
@@ -255,13 +273,15 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s); an ingestion it was
     // running (the watch's one job) goes on once the job's lock lifetime (60 s) has passed.
     await until(
-      async () => new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
+      async () =>
+        new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
       (distinct) => distinct >= values.length,
       120_000,
     );
     const deliveries = receiver.received.filter((request) => request.path === '/killed');
     const firstOfEach = new Map<unknown, (typeof deliveries)[number]>();
-    for (const delivery of deliveries) if (!firstOfEach.has(delivery.headers['webhook-id'])) firstOfEach.set(delivery.headers['webhook-id'], delivery);
+    for (const delivery of deliveries)
+      if (!firstOfEach.has(delivery.headers['webhook-id'])) firstOfEach.set(delivery.headers['webhook-id'], delivery);
     expect([...firstOfEach.values()].map((request) => (request.json.data.current as Record<string, unknown>)[primary.id])).toEqual(values);
     // At least once: the delivery in flight when its sender died comes again (its lease ran out), with the same id
     // and body; nothing else does.
@@ -269,7 +289,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     for (const delivery of deliveries) expect(delivery.body).toBe(firstOfEach.get(delivery.headers['webhook-id'])!.body);
     // The audit log has each change once.
     const logged = await until(
-      async () => (await allChanges(http[(killed + 1) % REPLICAS]!, marketingConfigId)).filter((change) => change.recordId === recordId && change.eventType === 'record_update'),
+      async () =>
+        (await allChanges(http[(killed + 1) % REPLICAS]!, marketingConfigId)).filter(
+          (change) => change.recordId === recordId && change.eventType === 'record_update',
+        ),
       (changes) => changes.length >= values.length,
     );
     expect(logged).toHaveLength(values.length);
@@ -286,7 +309,12 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     const stream = Promise.all(
       Array.from({ length: 4 }, async () => {
         while (streaming) {
-          outcomes.push(await balancer.get('/usage/bases', { authorization: `Bearer ${apiKey}` }).then((res) => res.status, (error: Error) => error.message));
+          outcomes.push(
+            await balancer.get('/usage/bases', { authorization: `Bearer ${apiKey}` }).then(
+              (res) => res.status,
+              (error: Error) => error.message,
+            ),
+          );
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       }),
@@ -297,7 +325,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
         expect(await replicas[i]!.exited).toBe(0);
         replicas[i] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
         http[i] = createHttp(replicas[i]!.url, apiKey);
-        await until(() => send(replicas[i]!.url, '/readyz', {}), (res) => res.status === 200);
+        await until(
+          () => send(replicas[i]!.url, '/readyz', {}),
+          (res) => res.status === 200,
+        );
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
     } finally {

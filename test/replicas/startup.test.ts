@@ -53,7 +53,10 @@ async function startTogether(databaseUrl: string, count = REPLICAS, lineUp?: () 
   const started = await starting;
   running.push(...started);
   for (const replica of started) {
-    await until(() => fetch(`${replica.url}/readyz`).then((res) => res.status), (status) => status === 200);
+    await until(
+      () => fetch(`${replica.url}/readyz`).then((res) => res.status),
+      (status) => status === 200,
+    );
   }
   return started;
 }
@@ -84,7 +87,9 @@ function expectRefused(result: FinishedProcess, message: RegExp): void {
 
 describe.skipIf(!available)('replicas started together (node dist/src/main.js)', () => {
   beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD], { cwd: ROOT });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD], {
+      cwd: ROOT,
+    });
   }, 180_000);
   afterAll(async () => {
     await stop(running.filter((replica) => replica.child.exitCode === null));
@@ -123,7 +128,11 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     await blocker.query('LOCK TABLE migrations IN ACCESS EXCLUSIVE MODE');
     const replicas = await startTogether(url, REPLICAS, async () => {
       await until(
-        () => query<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"),
+        () =>
+          query<{ waiting: number }>(
+            url,
+            "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          ),
         ([row]) => row!.waiting === REPLICAS,
         60_000,
       );
@@ -153,7 +162,10 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
 
     const alone = await startBuiltService(withoutRedis, MAIN);
     running.push(alone);
-    expectRefused(await runBuiltServiceToExit(replicaEnv(freshUrl), MAIN), /A basewatch process without REDIS_URL runs on this PostgreSQL database/);
+    expectRefused(
+      await runBuiltServiceToExit(replicaEnv(freshUrl), MAIN),
+      /A basewatch process without REDIS_URL runs on this PostgreSQL database/,
+    );
     expect(await stop([alone])).toEqual([0]);
   }, 120_000);
 
@@ -181,7 +193,10 @@ describe.skipIf(!available)('replicas started together (node dist/src/main.js)',
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await until(() => stdout, (text) => text.includes('Redis unreachable'));
+    await until(
+      () => stdout,
+      (text) => text.includes('Redis unreachable'),
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
     expect(stdout).toContain('stopped while starting');

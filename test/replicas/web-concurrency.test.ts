@@ -70,7 +70,11 @@ function post(path: string, body: unknown): Promise<{ status: number; body: Json
 
 /** The node processes below `pid` (tsx runs node as its child; node:cluster forks the workers from that), oldest first. */
 function descendants(pid: number): number[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((line) => line.trim().split(/\s+/));
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='])
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/));
   const below: number[] = [];
   const walk = (parent: number) => {
     for (const [child, ppid, command] of rows) {
@@ -86,7 +90,11 @@ function descendants(pid: number): number[] {
 
 /** `tsx src/main.ts` until it exits by itself. */
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -143,7 +151,8 @@ describe.skipIf(!available)('WEB_CONCURRENCY=2 on SQLite with Redis', () => {
     expect(descendants(service.child.pid!)).toHaveLength(3);
     const bases = await get('/airtable/bases');
     const baseId = (bases.body.bases as Array<{ id: string; name: string }>).find((base) => base.name === DEMO_BASES.catalog)!.id;
-    const stats = async () => (await get('/sandbox/airtable/_control/stats', DEFAULT_SANDBOX_TOKEN)).body.byBase[baseId] ?? { requests: 0, rateLimited: 0 };
+    const stats = async () =>
+      (await get('/sandbox/airtable/_control/stats', DEFAULT_SANDBOX_TOKEN)).body.byBase[baseId] ?? { requests: 0, rateLimited: 0 };
     const before = await stats();
     const reads = await Promise.all(Array.from({ length: 12 }, () => get(`/airtable/bases/${baseId}/tables`)));
     expect(reads.map((read) => read.status)).toEqual(Array(12).fill(200));
@@ -158,15 +167,25 @@ describe.skipIf(!available)('WEB_CONCURRENCY=2 on SQLite with Redis', () => {
     const usageBaseId: string = created.body.base.id;
     // Two connections: node:cluster hands them to the two workers in turn.
     const subscriptions = [0, 1].map(() => {
-      const client = createClient({ url: `${service.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, retryAttempts: 0 });
+      const client = createClient({
+        url: `${service.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${apiKey}` },
+        retryAttempts: 0,
+      });
       clients.push(client);
-      return client.iterate<{ snapshotRecorded: { date: string } }>({ query: 'subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { date } }', variables: { id: usageBaseId } });
+      return client.iterate<{ snapshotRecorded: { date: string } }>({
+        query: 'subscription($id: ID!) { snapshotRecorded(usageBaseId: $id) { date } }',
+        variables: { id: usageBaseId },
+      });
     });
     const heard = subscriptions.map((events) => events.next());
     await new Promise((resolve) => setTimeout(resolve, 500));
     const run = await post(`/usage/bases/${usageBaseId}/run`, {});
     expect(run.status).toBe(200);
-    const answers = await Promise.all(heard.map((next) => Promise.race([next, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000, undefined))])));
+    const answers = await Promise.all(
+      heard.map((next) => Promise.race([next, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000, undefined))])),
+    );
     expect(answers.map((answer) => answer?.value?.data?.snapshotRecorded.date)).toEqual([run.body.snapshotDate, run.body.snapshotDate]);
   }, 30_000);
 
@@ -189,7 +208,13 @@ describe.skipIf(!available)('WEB_CONCURRENCY=2 on SQLite with Redis', () => {
     await until(
       async () => {
         const statuses: number[] = [];
-        for (let i = 0; i < 6; i++) statuses.push(await get('/healthz', null).then((res) => res.status, () => 0));
+        for (let i = 0; i < 6; i++)
+          statuses.push(
+            await get('/healthz', null).then(
+              (res) => res.status,
+              () => 0,
+            ),
+          );
         return statuses;
       },
       (statuses) => statuses.every((status) => status === 200),
@@ -216,7 +241,9 @@ describe.skipIf(!available)('WEB_CONCURRENCY=2 on SQLite with Redis', () => {
   it('answers /metrics for the whole cluster: every worker’s requests summed', async () => {
     const healthChecks = async () => {
       const text = (await get('/metrics', ADMIN_TOKEN)).body as string;
-      const lines = text.split('\n').filter((line) => line.startsWith('basewatch_http_request_duration_seconds_count') && line.includes('route="/healthz"'));
+      const lines = text
+        .split('\n')
+        .filter((line) => line.startsWith('basewatch_http_request_duration_seconds_count') && line.includes('route="/healthz"'));
       return lines.reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
     };
     const before = await healthChecks();

@@ -49,7 +49,10 @@ describe('scopes', () => {
     await expectRefused('POST', hooksPath(crm.id), TABLE_DATA);
 
     const writer = await oauthTokens(harness, { userId: ada.id, baseIds: [crm.id], scopes: 'data.records:write' });
-    const created = await harness.call('POST', `/v0/${crm.id}/${table.id}`, { token: writer.access_token, body: { fields: { Name: 'x' } } });
+    const created = await harness.call('POST', `/v0/${crm.id}/${table.id}`, {
+      token: writer.access_token,
+      body: { fields: { Name: 'x' } },
+    });
     expect(created.status).toBe(200);
     expect((await harness.call('GET', `/v0/${crm.id}/${table.id}`, { token: writer.access_token })).status).toBe(403);
     expect((await harness.call('GET', '/v0/meta/bases', { token: writer.access_token })).status).toBe(403);
@@ -111,8 +114,10 @@ describe('webhook ownership', () => {
 
   it('keeps the 10-per-base limit over all owners', async () => {
     const { ada, crm } = await setUp();
-    for (let hook = 0; hook < 10; hook++) expect((await harness.call('POST', hooksPath(crm.id), { token: ada.token, body: TABLE_DATA })).status).toBe(200);
-    const integration = (await oauthTokens(harness, { userId: ada.id, baseIds: [crm.id], scopes: 'webhook:manage data.records:read' })).access_token;
+    for (let hook = 0; hook < 10; hook++)
+      expect((await harness.call('POST', hooksPath(crm.id), { token: ada.token, body: TABLE_DATA })).status).toBe(200);
+    const integration = (await oauthTokens(harness, { userId: ada.id, baseIds: [crm.id], scopes: 'webhook:manage data.records:read' }))
+      .access_token;
     const refused = await harness.call('POST', hooksPath(crm.id), { token: integration, body: TABLE_DATA });
     expect(refused.status).toBe(422);
     expect(refused.body.error.type).toBe('TOO_MANY_WEBHOOKS_IN_BASE');
@@ -149,11 +154,13 @@ describe('per-user rate limit', () => {
   it('is set by userRateLimitPerSecond (0 = off), at start or through _control/faults', async () => {
     const { ada } = await setUp({ userRateLimitPerSecond: 3 });
     const statuses: number[] = [];
-    for (let request = 0; request < 4; request++) statuses.push((await harness.call('GET', '/v0/meta/whoami', { token: ada.token })).status);
+    for (let request = 0; request < 4; request++)
+      statuses.push((await harness.call('GET', '/v0/meta/whoami', { token: ada.token })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     await harness.call('DELETE', '/_control/faults');
     await harness.call('PUT', '/_control/faults', { body: { userRateLimitPerSecond: 0 } });
-    for (let request = 0; request < 60; request++) expect((await harness.call('GET', '/v0/meta/whoami', { token: ada.token })).status).toBe(200);
+    for (let request = 0; request < 60; request++)
+      expect((await harness.call('GET', '/v0/meta/whoami', { token: ada.token })).status).toBe(200);
   });
 });
 
@@ -183,12 +190,16 @@ describe('_control/tokens', () => {
     expect(await status(second.access_token)).toBe(401);
     expect(await status(ada.token)).toBe(200);
 
-    expect((await harness.call('POST', '/_control/tokens/expire', { body: { token: renewed.body.refresh_token } })).body).toEqual({ expired: 1 });
+    expect((await harness.call('POST', '/_control/tokens/expire', { body: { token: renewed.body.refresh_token } })).body).toEqual({
+      expired: 1,
+    });
     expect((await refresh(renewed.body.refresh_token!)).body).toMatchObject({ error: 'invalid_grant' });
 
     expect((await harness.call('POST', '/_control/tokens/expire', { body: { token: ada.token } })).body).toEqual({ expired: 1 });
     expect(await status(ada.token)).toBe(401);
-    expect((await harness.call('POST', '/_control/tokens/expire', { body: { token: 'nothing-like-a-token' } })).body).toEqual({ expired: 0 });
+    expect((await harness.call('POST', '/_control/tokens/expire', { body: { token: 'nothing-like-a-token' } })).body).toEqual({
+      expired: 0,
+    });
   });
 
   it('revokes a grant by either of its tokens, a PAT, or everything of a user; never the admin token', async () => {

@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_BASE_NAMES, type SandboxLogger, type SandboxOptions } from '../../src/sandbox/index.js';
-import { CONFIDENTIAL, PUBLIC, STATE, authorizeQuery, browse, createUser, createUserBase, newPkce, oauthTokens, tokenCall } from './oauth-harness.js';
+import {
+  CONFIDENTIAL,
+  PUBLIC,
+  STATE,
+  authorizeQuery,
+  browse,
+  createUser,
+  createUserBase,
+  newPkce,
+  oauthTokens,
+  tokenCall,
+} from './oauth-harness.js';
 import { baseIdByName, startSandbox, type SandboxHarness } from './sandbox-harness.js';
 import { hooksPath, manualClock } from './webhook-harness.js';
 
@@ -30,10 +41,21 @@ describe('sandbox state file: users and tokens', () => {
     const limited = await harness.call<{ token: string }>('POST', `/_control/users/${ada.id}/tokens`, {
       body: { scopes: ['data.records:read'], baseIds: [crm.id] },
     });
-    const registered = await harness.call('POST', '/_control/oauth/clients', { body: { clientId: 'runtime-client', redirectUris: ['http://127.0.0.1:9/cb'] } });
+    const registered = await harness.call('POST', '/_control/oauth/clients', {
+      body: { clientId: 'runtime-client', redirectUris: ['http://127.0.0.1:9/cb'] },
+    });
     expect(registered.status).toBe(201);
-    expect(registered.body).toEqual({ clientId: 'runtime-client', confidential: false, redirectUris: ['http://127.0.0.1:9/cb'], scopes: expect.any(Array) });
-    const grant = await oauthTokens(harness, { userId: ada.id, baseIds: [crm.id], scopes: 'data.records:read schema.bases:read webhook:manage' });
+    expect(registered.body).toEqual({
+      clientId: 'runtime-client',
+      confidential: false,
+      redirectUris: ['http://127.0.0.1:9/cb'],
+      scopes: expect.any(Array),
+    });
+    const grant = await oauthTokens(harness, {
+      userId: ada.id,
+      baseIds: [crm.id],
+      scopes: 'data.records:read schema.bases:read webhook:manage',
+    });
     const hook = await harness.call<{ id: string }>('POST', hooksPath(crm.id), {
       token: grant.access_token,
       body: { specification: { options: { filters: { dataTypes: ['tableData'] } } } },
@@ -51,7 +73,13 @@ describe('sandbox state file: users and tokens', () => {
 
     harness = await restart(harness, { ...options, oauth: { clients: [PUBLIC] } });
     const text = readFileSync(stateFile, 'utf8');
-    for (const secret of [ada.token, limited.body.token, rotated.body.access_token!, rotated.body.refresh_token!, CONFIDENTIAL.clientSecret]) {
+    for (const secret of [
+      ada.token,
+      limited.body.token,
+      rotated.body.access_token!,
+      rotated.body.refresh_token!,
+      CONFIDENTIAL.clientSecret,
+    ]) {
       expect(text).not.toContain(secret);
     }
 
@@ -69,16 +97,24 @@ describe('sandbox state file: users and tokens', () => {
       id: ada.id,
       scopes: ['data.records:read', 'schema.bases:read', 'webhook:manage'],
     });
-    expect((await harness.call<{ webhooks: Array<{ id: string }> }>('GET', hooksPath(crm.id), { token })).body.webhooks.map((h) => h.id)).toEqual([
-      hook.body.id,
-    ]);
+    expect(
+      (await harness.call<{ webhooks: Array<{ id: string }> }>('GET', hooksPath(crm.id), { token })).body.webhooks.map((h) => h.id),
+    ).toEqual([hook.body.id]);
     expect((await harness.call<{ webhooks: unknown[] }>('GET', hooksPath(crm.id), { token: ada.token })).body.webhooks).toEqual([]);
     expect((await harness.call('GET', '/v0/meta/whoami', { token: grant.access_token })).status).toBe(401);
 
     // The old refresh token is still in its grace window after the restart; the new one rotates again.
-    const conflict = await tokenCall(harness, { grant_type: 'refresh_token', refresh_token: grant.refresh_token }, { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] });
+    const conflict = await tokenCall(
+      harness,
+      { grant_type: 'refresh_token', refresh_token: grant.refresh_token },
+      { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] },
+    );
     expect(conflict.status).toBe(409);
-    const again = await tokenCall(harness, { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token! }, { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] });
+    const again = await tokenCall(
+      harness,
+      { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token! },
+      { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] },
+    );
     expect(again.status).toBe(200);
 
     // Codes are not kept, nor is the consent shortcut; integrations registered at run time or before are.
@@ -91,7 +127,10 @@ describe('sandbox state file: users and tokens', () => {
     expect((await harness.call('GET', '/_control/oauth/consent')).body).toEqual({ consent: null });
     const clients = await harness.call<{ clients: Array<{ clientId: string }> }>('GET', '/_control/oauth/clients');
     expect(clients.body.clients.map((client) => client.clientId)).toEqual([CONFIDENTIAL.clientId, 'runtime-client', PUBLIC.clientId]);
-    const form = await browse(harness, `/oauth2/v1/authorize?${authorizeQuery({ clientId: 'runtime-client', redirectUris: ['http://127.0.0.1:9/cb'] }, pkce.challenge)}`);
+    const form = await browse(
+      harness,
+      `/oauth2/v1/authorize?${authorizeQuery({ clientId: 'runtime-client', redirectUris: ['http://127.0.0.1:9/cb'] }, pkce.challenge)}`,
+    );
     expect(form.status).toBe(200);
     expect(form.html).toContain(STATE);
 

@@ -11,14 +11,18 @@ describe('sandbox batch limits', () => {
 
   beforeAll(async () => {
     harness = await startSandbox({ demo: false });
-    const base = harness.sandbox.store.addBase({ name: 'Batches', tables: [{ name: 'Items', fields: [{ name: 'Name', type: 'singleLineText' }] }] });
+    const base = harness.sandbox.store.addBase({
+      name: 'Batches',
+      tables: [{ name: 'Items', fields: [{ name: 'Name', type: 'singleLineText' }] }],
+    });
     path = `/v0/${base.id}/${base.tables[0].id}`;
   });
 
   afterAll(() => harness.close());
 
   const names = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => ({ fields: { Name: `${prefix}${index}` } }));
-  const listNames = async () => (await harness.call<{ records: RecordBody[] }>('GET', path)).body.records.map((record) => record.fields.Name).sort();
+  const listNames = async () =>
+    (await harness.call<{ records: RecordBody[] }>('GET', path)).body.records.map((record) => record.fields.Name).sort();
 
   it('creates, updates and deletes 10 records in one request', async () => {
     const created = await harness.call<{ records: RecordBody[] }>('POST', path, { body: { records: names(10, 'c') } });
@@ -50,7 +54,12 @@ describe('sandbox batch limits', () => {
       const refused = await harness.call(method, path, { body: { records: eleven } });
       expect([method, refused]).toEqual([
         method,
-        { status: 422, body: { error: { type: 'INVALID_RECORDS', message: 'A maximum of 10 records can be updated per request but you have provided 11.' } } },
+        {
+          status: 422,
+          body: {
+            error: { type: 'INVALID_RECORDS', message: 'A maximum of 10 records can be updated per request but you have provided 11.' },
+          },
+        },
       ]);
     }
     const tooManyDeletes = await harness.call('DELETE', `${path}?${[...ids, ids[0]].map((id) => `records[]=${id}`).join('&')}`);

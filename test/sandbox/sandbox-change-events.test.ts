@@ -14,7 +14,15 @@ describe('sandbox change events', () => {
   function setUp() {
     const base = harness.sandbox.store.addBase({
       name: 'Events',
-      tables: [{ name: 'Tasks', fields: [{ name: 'Title', type: 'singleLineText' }, { name: 'Files', type: 'multipleAttachments' }] }],
+      tables: [
+        {
+          name: 'Tasks',
+          fields: [
+            { name: 'Title', type: 'singleLineText' },
+            { name: 'Files', type: 'multipleAttachments' },
+          ],
+        },
+      ],
     });
     const changes: SandboxChange[] = [];
     harness.sandbox.events.on('change', (change: SandboxChange) => {
@@ -52,7 +60,10 @@ describe('sandbox change events', () => {
         },
       ],
     });
-    expect(remove).toMatchObject({ actor: { source: 'sync' }, records: [{ id: created.body.id, previous: { [titleId]: 'Write more docs' } }] });
+    expect(remove).toMatchObject({
+      actor: { source: 'sync' },
+      records: [{ id: created.body.id, previous: { [titleId]: 'Write more docs' } }],
+    });
     expect(remove.actor.user).toBeUndefined();
   });
 
@@ -82,7 +93,13 @@ describe('sandbox change events', () => {
     const [created] = changes;
     expect(created).toMatchObject({
       kind: 'recordsCreated',
-      records: [{ cellValuesByFieldId: { [table.fields[1].id]: [{ filename: 'a.pdf', size: 10, url: expect.stringMatching(/^https:\/\/sandbox\.invalid\/att/) }] } }],
+      records: [
+        {
+          cellValuesByFieldId: {
+            [table.fields[1].id]: [{ filename: 'a.pdf', size: 10, url: expect.stringMatching(/^https:\/\/sandbox\.invalid\/att/) }],
+          },
+        },
+      ],
     });
   });
 });

@@ -35,8 +35,16 @@ describe('sandbox fields that cannot be written', () => {
     );
     const [tasks] = schema.body.tables;
     expect(tasks.fields.map((field) => field.type)).toEqual([
-      'singleLineText', 'number', 'checkbox', 'autoNumber', 'formula', 'createdTime', 'lastModifiedTime', 'createdBy',
-      'lastModifiedBy', 'button',
+      'singleLineText',
+      'number',
+      'checkbox',
+      'autoNumber',
+      'formula',
+      'createdTime',
+      'lastModifiedTime',
+      'createdBy',
+      'lastModifiedBy',
+      'button',
     ]);
     const listed = await harness.call<{ records: RecordBody[] }>('GET', tasksPath);
     expect(listed.body.records).toHaveLength(DEMO_TABLES[DEMO_BASE_NAMES.tracker].Tasks);
@@ -51,7 +59,9 @@ describe('sandbox fields that cannot be written', () => {
       const created = await harness.call('POST', tasksPath, { body: { records: [{ fields: { Name: 'x', [name]: 1 } }] } });
       expect([name, created.status, created.body]).toEqual([name, 422, computedError(name)]);
       for (const method of ['PATCH', 'PUT']) {
-        const updated = await harness.call(method, tasksPath, { body: { records: [{ id: task.id, fields: { Name: 'changed', [name]: null } }] } });
+        const updated = await harness.call(method, tasksPath, {
+          body: { records: [{ id: task.id, fields: { Name: 'changed', [name]: null } }] },
+        });
         expect([name, method, updated.status, updated.body]).toEqual([name, method, 422, computedError(name)]);
       }
     }
@@ -94,7 +104,7 @@ describe('sandbox fields that cannot be written', () => {
     });
   });
 
-  it('fills the computed cells the platform derives from a record\'s own history on create and update', async () => {
+  it("fills the computed cells the platform derives from a record's own history on create and update", async () => {
     const before = (await harness.call<{ records: RecordBody[] }>('GET', tasksPath)).body.records;
     const highest = Math.max(...before.map((record) => record.fields['Task ID'] as number));
     const ada = { 'X-Sandbox-User-Email': 'ada@example.com', 'X-Sandbox-User-Name': 'Ada' };
@@ -134,7 +144,11 @@ describe('sandbox fields that cannot be written', () => {
         },
       },
       previous: {
-        cellValuesByFieldId: { [fieldId('Estimate')]: null, [fieldId('Last Modified')]: one.createdTime, [fieldId('Last Modified By')]: adaCell },
+        cellValuesByFieldId: {
+          [fieldId('Estimate')]: null,
+          [fieldId('Last Modified')]: one.createdTime,
+          [fieldId('Last Modified By')]: adaCell,
+        },
       },
     });
   });

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASE_NAMES } from '../../src/sandbox/index.js';
-import { baseIdByName, listAll, startSandbox, tableByName, type ListBody, type RecordBody, type SandboxHarness } from './sandbox-harness.js';
+import {
+  baseIdByName,
+  listAll,
+  startSandbox,
+  tableByName,
+  type ListBody,
+  type RecordBody,
+  type SandboxHarness,
+} from './sandbox-harness.js';
 
 const OFFSET_FORMAT = /^itr[A-Za-z0-9]{14}\/rec[A-Za-z0-9]{14}$/;
 

@@ -123,7 +123,9 @@ describe('OAuth authorize', () => {
     query.set('sandbox_user', ada.id);
     const second = await browse(harness, authorizePath(query));
     expect(second.status).toBe(200);
-    expect(second.html).toContain(`<input type="checkbox" id="base-${crm.id}" name="base" value="${crm.id}"> <label for="base-${crm.id}">Ada CRM</label>`);
+    expect(second.html).toContain(
+      `<input type="checkbox" id="base-${crm.id}" name="base" value="${crm.id}"> <label for="base-${crm.id}">Ada CRM</label>`,
+    );
     expect(second.html).not.toContain('Bob Secret');
     expect(second.html).not.toContain('Acme Product Catalog');
     expect(second.html).toContain('<legend>Bases to grant</legend>');
@@ -258,25 +260,45 @@ describe('OAuth token', () => {
     let grant = await codeThroughForm();
     expectInvalidClient(await tokenCall(harness, { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_id: CONFIDENTIAL.clientId }));
     grant = await codeThroughForm();
-    expectInvalidClient(await tokenCall(harness, base(grant.code, grant.verifier, CONFIDENTIAL), { basic: [CONFIDENTIAL.clientId, 'wrong'] }));
+    expectInvalidClient(
+      await tokenCall(harness, base(grant.code, grant.verifier, CONFIDENTIAL), { basic: [CONFIDENTIAL.clientId, 'wrong'] }),
+    );
     grant = await codeThroughForm();
     expectInvalidClient(
-      await tokenCall(harness, { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_id: PUBLIC.clientId }, {
-        basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+      await tokenCall(
+        harness,
+        { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_id: PUBLIC.clientId },
+        {
+          basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+        },
+      ),
+    );
+    grant = await codeThroughForm();
+    expectInvalidClient(
+      await tokenCall(harness, {
+        ...base(grant.code, grant.verifier, CONFIDENTIAL),
+        client_secret: CONFIDENTIAL.clientSecret,
+        client_id: CONFIDENTIAL.clientId,
       }),
     );
     grant = await codeThroughForm();
-    expectInvalidClient(
-      await tokenCall(harness, { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_secret: CONFIDENTIAL.clientSecret, client_id: CONFIDENTIAL.clientId }),
+    const withBoth = await tokenCall(
+      harness,
+      { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_id: CONFIDENTIAL.clientId },
+      {
+        basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+      },
     );
-    grant = await codeThroughForm();
-    const withBoth = await tokenCall(harness, { ...base(grant.code, grant.verifier, CONFIDENTIAL), client_id: CONFIDENTIAL.clientId }, {
-      basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
-    });
     expect(withBoth.status).toBe(200);
 
     grant = await codeThroughForm(PUBLIC);
-    expectInvalidClient(await tokenCall(harness, { ...base(grant.code, grant.verifier, PUBLIC), client_id: PUBLIC.clientId }, { basic: [PUBLIC.clientId, 'x'] }));
+    expectInvalidClient(
+      await tokenCall(
+        harness,
+        { ...base(grant.code, grant.verifier, PUBLIC), client_id: PUBLIC.clientId },
+        { basic: [PUBLIC.clientId, 'x'] },
+      ),
+    );
     grant = await codeThroughForm(PUBLIC);
     expectInvalidClient(await tokenCall(harness, base(grant.code, grant.verifier, PUBLIC)));
     grant = await codeThroughForm(PUBLIC);
@@ -285,12 +307,18 @@ describe('OAuth token', () => {
 
     // A code issued to one client cannot be exchanged by another.
     grant = await codeThroughForm(PUBLIC);
-    const stolen = await tokenCall(harness, base(grant.code, grant.verifier, PUBLIC), { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] });
+    const stolen = await tokenCall(harness, base(grant.code, grant.verifier, PUBLIC), {
+      basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+    });
     expect(stolen.body).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('URL-decodes client id and secret from HTTP Basic (RFC 6749 §2.3.1), as oauth4webapi and openid-client send them', async () => {
-    const client = { clientId: '3f1c9a52-8e0b-4d7a-9c61-2b5e7f04ad19', clientSecret: 'p+s%/: é-x', redirectUris: ['https://app.example/cb'] };
+    const client = {
+      clientId: '3f1c9a52-8e0b-4d7a-9c61-2b5e7f04ad19',
+      clientSecret: 'p+s%/: é-x',
+      redirectUris: ['https://app.example/cb'],
+    };
     expect((await harness.call('POST', '/_control/oauth/clients', { body: client })).status).toBe(201);
     // Their client_secret_basic: every character but [A-Za-z0-9] percent-encoded, space as +.
     const formEncode = (value: string) =>
@@ -318,19 +346,31 @@ describe('OAuth token', () => {
 
   it('takes form bodies only, and refuses repeated parameters and unknown grant types', async () => {
     const { code, verifier } = await codeThroughForm();
-    const json = await tokenCall(harness, {}, {
-      contentType: 'application/json',
-      rawBody: JSON.stringify({ grant_type: 'authorization_code', code, code_verifier: verifier }),
-      basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
-    });
+    const json = await tokenCall(
+      harness,
+      {},
+      {
+        contentType: 'application/json',
+        rawBody: JSON.stringify({ grant_type: 'authorization_code', code, code_verifier: verifier }),
+        basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+      },
+    );
     expect(json.status).toBe(400);
     expect(json.body).toMatchObject({ error: 'invalid_request' });
-    const repeated = await tokenCall(harness, {}, {
-      rawBody: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
-      basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
-    });
+    const repeated = await tokenCall(
+      harness,
+      {},
+      {
+        rawBody: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
+        basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret],
+      },
+    );
     expect(repeated.body).toMatchObject({ error: 'invalid_request' });
-    const unknown = await tokenCall(harness, { grant_type: 'client_credentials' }, { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] });
+    const unknown = await tokenCall(
+      harness,
+      { grant_type: 'client_credentials' },
+      { basic: [CONFIDENTIAL.clientId, CONFIDENTIAL.clientSecret] },
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'unsupported_grant_type' });
   });

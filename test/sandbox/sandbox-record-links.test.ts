@@ -129,11 +129,15 @@ describe('sandbox record links', () => {
     const inverseId = field.options?.inverseLinkFieldId as string;
 
     await harness.call('PATCH', `${setup.path(setup.products)}/${setup.lamp}`, { body: { fields: { Supplier: [setup.nordwind] } } });
-    await harness.call('PATCH', setup.path(setup.products), { body: { records: [{ id: setup.desk, fields: { Supplier: [setup.nordwind, setup.bluepeak] } }] } });
+    await harness.call('PATCH', setup.path(setup.products), {
+      body: { records: [{ id: setup.desk, fields: { Supplier: [setup.nordwind, setup.bluepeak] } }] },
+    });
     expect(await cell(setup, setup.suppliers, setup.nordwind, inverseId)).toEqual([setup.lamp, setup.desk]);
     expect(await cell(setup, setup.suppliers, setup.bluepeak, inverseId)).toEqual([setup.desk]);
 
-    await harness.call('PUT', `${setup.path(setup.products)}/${setup.desk}`, { body: { fields: { Name: 'Desk', Supplier: [setup.bluepeak] } } });
+    await harness.call('PUT', `${setup.path(setup.products)}/${setup.desk}`, {
+      body: { fields: { Name: 'Desk', Supplier: [setup.bluepeak] } },
+    });
     expect(await cell(setup, setup.suppliers, setup.nordwind, inverseId)).toEqual([setup.lamp]);
 
     // Written from the other side, the link shows on the product.
@@ -184,7 +188,12 @@ describe('sandbox record links', () => {
 
     const { payloads } = await payloadsOf(harness, setup.baseId, hook.id);
     const tables = payloads.map((payload: WebhookPayload) => payload.changedTablesById ?? {});
-    expect(tables.map((changed) => Object.keys(changed))).toEqual([[setup.products.id], [setup.suppliers.id], [setup.products.id], [setup.suppliers.id]]);
+    expect(tables.map((changed) => Object.keys(changed))).toEqual([
+      [setup.products.id],
+      [setup.suppliers.id],
+      [setup.products.id],
+      [setup.suppliers.id],
+    ]);
     expect(tables[3][setup.suppliers.id].changedRecordsById).toEqual({
       [setup.nordwind]: {
         current: { cellValuesByFieldId: { [inverseId]: null } },
@@ -210,7 +219,10 @@ describe('sandbox record links', () => {
       },
     });
     expect(response.status).toBe(422);
-    expect(response.body.error).toEqual({ type: 'ROW_DOES_NOT_EXIST', message: 'Record ID recAAAAAAAAAAAAAA does not exist in this table' });
+    expect(response.body.error).toEqual({
+      type: 'ROW_DOES_NOT_EXIST',
+      message: 'Record ID recAAAAAAAAAAAAAA does not exist in this table',
+    });
     const product = await harness.call('POST', setup.path(setup.products), { body: { fields: { Supplier: [setup.lamp] } } });
     expect(product.body.error.type).toBe('ROW_DOES_NOT_EXIST');
     expect(changes.length).toBe(seen);
@@ -266,7 +278,11 @@ describe('sandbox record links', () => {
   });
 
   it('seeds links with their inverse values, with the same ids on every start', () => {
-    const suppliersTable: TableDefinition = { name: 'Suppliers', fields: [{ name: 'Name', type: 'singleLineText' }], records: [{ Name: 'A' }] };
+    const suppliersTable: TableDefinition = {
+      name: 'Suppliers',
+      fields: [{ name: 'Name', type: 'singleLineText' }],
+      records: [{ Name: 'A' }],
+    };
     const seed = (tables: TableDefinition[]) => {
       const sandbox = createSandbox({ token: 't', demo: false, seed: 7 });
       const base = sandbox.store.addBase({ name: 'Seeded', tables }, { createdTimeStart: new Date('2024-01-01T00:00:00Z') });
@@ -282,14 +298,20 @@ describe('sandbox record links', () => {
         { name: 'Name', type: 'singleLineText' },
         { name: 'Supplier', type: 'multipleRecordLinks', options: { linkedTableId: suppliers.id } },
       ],
-      records: [{ Name: 'P', Supplier: [supplierId] }, { Name: 'Q', Supplier: [supplierId] }],
+      records: [
+        { Name: 'P', Supplier: [supplierId] },
+        { Name: 'Q', Supplier: [supplierId] },
+      ],
     };
 
     const linked = seed([suppliersTable, products]);
     const [seededSuppliers, seededProducts] = linked.tables;
     expect(seededSuppliers.id).toBe(suppliers.id);
     const inverse = seededSuppliers.fields[1];
-    expect(inverse).toMatchObject({ name: 'Products', options: { linkedTableId: seededProducts.id, inverseLinkFieldId: seededProducts.fields[1].id } });
+    expect(inverse).toMatchObject({
+      name: 'Products',
+      options: { linkedTableId: seededProducts.id, inverseLinkFieldId: seededProducts.fields[1].id },
+    });
     expect(seededSuppliers.records.get(supplierId)?.cellsByFieldId[inverse.id]).toEqual([...seededProducts.records.keys()]);
     expect(seed([suppliersTable, products])).toEqual(linked);
   });

@@ -43,7 +43,10 @@ describe('sandbox record writes', () => {
     });
     expect(many.status).toBe(200);
     // Code is an autoNumber: the platform numbers new records.
-    expect(many.body.records.map((record) => record.fields)).toEqual([{ Name: 'a', Count: 2, Code: 1 }, { Name: 'b', Code: 2 }]);
+    expect(many.body.records.map((record) => record.fields)).toEqual([
+      { Name: 'a', Count: 2, Code: 1 },
+      { Name: 'b', Code: 2 },
+    ]);
     expect(many.body.records[0].id).toMatch(/^rec[A-Za-z0-9]{14}$/);
 
     const single = await harness.call<RecordBody>('POST', path, { body: { fields: { Name: 'c', Count: '7' }, typecast: true } });
@@ -59,7 +62,11 @@ describe('sandbox record writes', () => {
     const [sameReport, blank] = second.body.records[0].fields.Files as AttachmentResponse[];
 
     expect(report.id).toMatch(/^att[A-Za-z0-9]{14}$/);
-    expect(report).toMatchObject({ filename: 'report.pdf', type: 'application/pdf', url: `https://sandbox.invalid/${report.id}/report.pdf` });
+    expect(report).toMatchObject({
+      filename: 'report.pdf',
+      type: 'application/pdf',
+      url: `https://sandbox.invalid/${report.id}/report.pdf`,
+    });
     expect(report.size).toBe(sameReport.size);
     expect(cover).toMatchObject({ filename: 'cover.jpg', type: 'image/jpeg' });
     expect(cover.width).toBeGreaterThan(0);
@@ -90,7 +97,9 @@ describe('sandbox record writes', () => {
     const { id, fields } = created.body.records[0];
     const attachmentId = (fields.Files as AttachmentResponse[])[0].id;
 
-    const patched = await harness.call<{ records: RecordBody[] }>('PATCH', path, { body: { records: [{ id, fields: { Name: 'after' } }] } });
+    const patched = await harness.call<{ records: RecordBody[] }>('PATCH', path, {
+      body: { records: [{ id, fields: { Name: 'after' } }] },
+    });
     expect(patched.body.records[0].fields).toMatchObject({ Name: 'after', Count: 3 });
 
     const put = await harness.call<RecordBody>('PUT', `${path}/${id}`, { body: { fields: { Files: [{ id: attachmentId }] } } });
@@ -122,7 +131,12 @@ describe('sandbox record writes', () => {
     expect((await harness.call('DELETE', `${path}?${eleven}`)).body).toEqual({ error: { type: 'INVALID_RECORDS', message } });
 
     const deleted = await harness.call('DELETE', `${path}?records[]=${first}&records%5B%5D=${second}`);
-    expect(deleted.body).toEqual({ records: [{ id: first, deleted: true }, { id: second, deleted: true }] });
+    expect(deleted.body).toEqual({
+      records: [
+        { id: first, deleted: true },
+        { id: second, deleted: true },
+      ],
+    });
     expect((await harness.call('DELETE', `${path}?records[]=${first}`)).body.error.type).toBe('ROW_DOES_NOT_EXIST');
     expect((await harness.call('DELETE', `${path}/${third}`)).body).toEqual({ id: third, deleted: true });
     expect((await harness.call('DELETE', `${path}/${third}`)).status).toBe(404);

@@ -146,7 +146,9 @@ describe('sandbox meta API', () => {
     });
     expect((await harness.call('PATCH', meta, { body: {} })).status).toBe(422);
 
-    const field = await harness.call<FieldBody>('POST', `${meta}/fields`, { body: { name: 'Total', type: 'currency', options: { precision: 2, symbol: '€' } } });
+    const field = await harness.call<FieldBody>('POST', `${meta}/fields`, {
+      body: { name: 'Total', type: 'currency', options: { precision: 2, symbol: '€' } },
+    });
     expect(field.body).toMatchObject({ id: expect.stringMatching(/^fld/), name: 'Total', type: 'currency' });
     expect((await harness.call('POST', `${meta}/fields`, { body: { name: 'N', type: 'autoNumber' } })).status).toBe(422);
     expect((await harness.call('POST', `${meta}/fields`, { body: { name: 'total', type: 'email' } })).status).toBe(422);

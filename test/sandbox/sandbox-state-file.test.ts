@@ -91,7 +91,11 @@ describe('sandbox state file', () => {
     const sandbox = open(stateFile, { demo: false, stateSaveDelayMs: 100 });
     const base = sandbox.store.addBase({ name: 'Burst', tables: [{ name: 'T', fields: [{ name: 'Name', type: 'singleLineText' }] }] });
     await eventually(async () => existsSync(stateFile), Boolean, 2_000);
-    const written = sandbox.store.createRecords(base.id, 'T', Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })));
+    const written = sandbox.store.createRecords(
+      base.id,
+      'T',
+      Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })),
+    );
     const saved = await eventually(
       async () => readFileSync(stateFile, 'utf8'),
       (text) => text.includes(written.at(-1)!.id),
@@ -115,7 +119,11 @@ describe('sandbox state file', () => {
       expect(dump(sandbox.store)).toBe(fresh);
       const warning = lines.find((line) => line.level === 'warn');
       expect(warning?.message).toMatch(/sandbox state file is unusable.*demo seed/);
-      expect(warning?.details).toMatchObject({ path: stateFile, problem: expect.any(String), movedTo: expect.stringContaining('.corrupt-') });
+      expect(warning?.details).toMatchObject({
+        path: stateFile,
+        problem: expect.any(String),
+        movedTo: expect.stringContaining('.corrupt-'),
+      });
       expect(readFileSync(warning!.details.movedTo as string, 'utf8')).toBe(content);
       sandbox.close();
       expect(JSON.parse(readFileSync(stateFile, 'utf8')).format).toBe('basewatch-sandbox-state');

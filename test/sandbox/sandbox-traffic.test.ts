@@ -25,7 +25,9 @@ describe('sandbox authentication', () => {
         expect(response.body).toEqual(expected);
       }
       expect((await harness.call('GET', '/_control/faults', { token: null })).status).toBe(401);
-      expect((await harness.call('GET', '/v0/meta/bases', { headers: { authorization: 'sandbox-test-token' }, token: null })).status).toBe(401);
+      expect((await harness.call('GET', '/v0/meta/bases', { headers: { authorization: 'sandbox-test-token' }, token: null })).status).toBe(
+        401,
+      );
     }));
 });
 

@@ -24,7 +24,12 @@ const basesOf = async (token: string) => {
 describe('sandbox users', () => {
   it('creates users with a PAT and bases of their own; the admin token keeps the demo bases', async () => {
     const ada = await createUser(harness, 'Ada@Example.com', 'Ada Lovelace');
-    expect(ada).toEqual({ id: userFromEmail('ada@example.com').id, email: 'Ada@Example.com', name: 'Ada Lovelace', token: expect.stringMatching(PAT_SHAPE) });
+    expect(ada).toEqual({
+      id: userFromEmail('ada@example.com').id,
+      email: 'Ada@Example.com',
+      name: 'Ada Lovelace',
+      token: expect.stringMatching(PAT_SHAPE),
+    });
     expect(ada.id).toMatch(/^usr[A-Za-z0-9]{14}$/);
 
     const crm = await createUserBase(harness, ada.id, 'Ada CRM');
@@ -120,7 +125,9 @@ describe('sandbox users', () => {
     expect((await harness.call('POST', `/_control/users/${ada.id}/bases`, { body: {} })).status).toBe(400);
     expect((await harness.call('POST', '/_control/bases/appNoSuchBase0000/share', { body: { userId: ada.id } })).status).toBe(404);
     const catalog = baseIdByName(harness.sandbox, DEMO_BASE_NAMES.catalog);
-    expect((await harness.call('POST', `/_control/bases/${catalog}/share`, { body: { userId: ada.id, permissionLevel: 'owner' } })).status).toBe(400);
+    expect(
+      (await harness.call('POST', `/_control/bases/${catalog}/share`, { body: { userId: ada.id, permissionLevel: 'owner' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -140,9 +147,13 @@ describe('whoami', () => {
     const ada: CreatedUser = await createUser(harness, 'ada@example.com');
     const crm = await createUserBase(harness, ada.id, 'Ada CRM');
     const other = await createUserBase(harness, ada.id, 'Ada Other');
-    const made = await harness.call<{ id: string; token: string; scopes: string[]; baseIds: string[] }>('POST', `/_control/users/${ada.id}/tokens`, {
-      body: { scopes: ['data.records:read'], baseIds: [crm.id] },
-    });
+    const made = await harness.call<{ id: string; token: string; scopes: string[]; baseIds: string[] }>(
+      'POST',
+      `/_control/users/${ada.id}/tokens`,
+      {
+        body: { scopes: ['data.records:read'], baseIds: [crm.id] },
+      },
+    );
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ scopes: ['data.records:read'], baseIds: [crm.id], token: expect.stringMatching(PAT_SHAPE) });
     expect(made.body.token.startsWith(made.body.id)).toBe(true);

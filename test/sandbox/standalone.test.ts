@@ -40,7 +40,10 @@ describe('npm run sandbox (the emulator alone)', () => {
       expect((bases.body.bases as Array<{ name: string }>).map((b) => b.name)).toContain('Acme Product Catalog');
       expect((await call(`${first.url}/v0/meta/bases`, 'wrong-token-xyz')).status).toBe(401);
 
-      const created = await call(`${first.url}/_control/users`, TOKEN, { method: 'POST', body: JSON.stringify({ email: 'solo@example.com' }) });
+      const created = await call(`${first.url}/_control/users`, TOKEN, {
+        method: 'POST',
+        body: JSON.stringify({ email: 'solo@example.com' }),
+      });
       expect(created.status).toBe(201);
       user = created.body as typeof user;
 
@@ -75,7 +78,12 @@ describe('a standalone sandbox restarted while a service counts', () => {
     let sandbox = await startStandalone(stateFile);
     const port = Number(new URL(sandbox.url).port);
     // Retries that outlast the sandbox's restart.
-    const app = await startTestApp({ AIRTABLE_API_URL: sandbox.url, AIRTABLE_TOKEN: TOKEN, UPSTREAM_RETRY_BASE_DELAY_MS: '1000', UPSTREAM_MAX_RETRIES: '8' });
+    const app = await startTestApp({
+      AIRTABLE_API_URL: sandbox.url,
+      AIRTABLE_TOKEN: TOKEN,
+      UPSTREAM_RETRY_BASE_DELAY_MS: '1000',
+      UPSTREAM_MAX_RETRIES: '8',
+    });
     try {
       const large = await call(`${sandbox.url}/_control/bases/large`, TOKEN, {
         method: 'POST',

@@ -122,9 +122,7 @@ export async function startPingReceiver(statusFor: (index: number) => number = (
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/airtable-ping`,
     pings,
     waitFor: (count) =>
-      pings.length >= count
-        ? Promise.resolve(pings)
-        : new Promise((resolve) => waiters.push({ count, resolve: () => resolve(pings) })),
+      pings.length >= count ? Promise.resolve(pings) : new Promise((resolve) => waiters.push({ count, resolve: () => resolve(pings) })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

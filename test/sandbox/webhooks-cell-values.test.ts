@@ -32,10 +32,7 @@ describe('sandbox webhook cell values for a mirror specification', () => {
 
     const created = await harness.call<{ records: RecordBody[] }>('POST', path(products), {
       body: {
-        records: [
-          { fields: { Name: 'Lamp', Price: 10, Status: 'Active', Notes: 'old' } },
-          { fields: { Name: 'Desk', Price: 99 } },
-        ],
+        records: [{ fields: { Name: 'Lamp', Price: 10, Status: 'Active', Notes: 'old' } }, { fields: { Name: 'Desk', Price: 99 } }],
       },
     });
     const [lamp, desk] = created.body.records;
@@ -58,7 +55,12 @@ describe('sandbox webhook cell values for a mirror specification', () => {
       createdRecordsById: {
         [lamp.id]: {
           createdTime: lamp.createdTime,
-          cellValuesByFieldId: { [name]: 'Lamp', [price]: 10, [status]: { id: active.id, name: 'Active', color: 'greenBright' }, [notes]: 'old' },
+          cellValuesByFieldId: {
+            [name]: 'Lamp',
+            [price]: 10,
+            [status]: { id: active.id, name: 'Active', color: 'greenBright' },
+            [notes]: 'old',
+          },
         },
         [desk.id]: { createdTime: desk.createdTime, cellValuesByFieldId: { [name]: 'Desk', [price]: 99 } },
       },
@@ -87,9 +89,12 @@ describe('sandbox webhook cell values for a mirror specification', () => {
     const { products, field, path } = hooks;
     const [name, price] = ['Name', 'Price'].map((fieldName) => field(fieldName).id);
     const { id: webhookId } = await createHook(harness, hooks.baseId, {
-      specification: { options: { filters: { dataTypes: ['tableData'], changeTypes: ['update'] }, includes: { includeCellValuesInFieldIds: [name] } } },
+      specification: {
+        options: { filters: { dataTypes: ['tableData'], changeTypes: ['update'] }, includes: { includeCellValuesInFieldIds: [name] } },
+      },
     });
-    const lamp = (await harness.call<RecordBody>('POST', path(products), { body: { fields: { Name: 'Lamp', Price: 10, Notes: 'n' } } })).body;
+    const lamp = (await harness.call<RecordBody>('POST', path(products), { body: { fields: { Name: 'Lamp', Price: 10, Notes: 'n' } } }))
+      .body;
 
     await harness.call('PATCH', `${path(products)}/${lamp.id}`, { body: { fields: { Price: 11 } } });
     await harness.call('PATCH', `${path(products)}/${lamp.id}`, { body: { fields: { Name: 'Lamp 2' } } });
@@ -97,7 +102,10 @@ describe('sandbox webhook cell values for a mirror specification', () => {
     const changes = (await payloadsOf(harness, hooks.baseId, webhookId)).payloads.map(
       (payload) => payload.changedTablesById?.[products.id].changedRecordsById?.[lamp.id],
     );
-    expect(changes[0]).toEqual({ current: { cellValuesByFieldId: { [price]: 11 } }, unchanged: { cellValuesByFieldId: { [name]: 'Lamp' } } });
+    expect(changes[0]).toEqual({
+      current: { cellValuesByFieldId: { [price]: 11 } },
+      unchanged: { cellValuesByFieldId: { [name]: 'Lamp' } },
+    });
     // The only listed field changed: it is under `current`, never repeated under `unchanged`.
     expect(changes[1]?.current).toEqual({ cellValuesByFieldId: { [name]: 'Lamp 2' } });
     expect(changes[1]?.previous).toBeUndefined();

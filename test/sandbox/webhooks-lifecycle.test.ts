@@ -145,7 +145,12 @@ describe('sandbox webhook lifecycle', () => {
 
     const { payloads } = await payloadsOf(harness, byField.baseId, watching.id);
     expect(payloads).toEqual([
-      expect.objectContaining({ error: true, code: 'INVALID_FILTERS', payloadFormat: 'v0', actionMetadata: expect.objectContaining({ source: 'client' }) }),
+      expect.objectContaining({
+        error: true,
+        code: 'INVALID_FILTERS',
+        payloadFormat: 'v0',
+        actionMetadata: expect.objectContaining({ source: 'client' }),
+      }),
     ]);
     expect(await listed(byField.baseId, watching.id)).toMatchObject({ isHookEnabled: false, cursorForNextPayload: 2 });
     expect(await listed(byField.baseId, byField.webhookId)).toMatchObject({ isHookEnabled: true });
@@ -166,7 +171,8 @@ describe('sandbox webhook lifecycle', () => {
 
   it('enables and disables notifications, deletes with an empty body, 404s unknown webhooks', async () => {
     const { baseId, webhookId } = await setUp();
-    const enable = (value: unknown) => harness.call(`POST`, `${hooksPath(baseId, webhookId)}/enableNotifications`, { body: { enable: value } });
+    const enable = (value: unknown) =>
+      harness.call(`POST`, `${hooksPath(baseId, webhookId)}/enableNotifications`, { body: { enable: value } });
 
     expect(await enable(true)).toEqual({ status: 200, body: undefined });
     expect((await listed(baseId, webhookId))?.areNotificationsEnabled).toBe(true);

@@ -153,7 +153,10 @@ describe('sandbox webhook payloads', () => {
 
     const { payloads } = await payloadsOf(harness, baseId, webhookId);
     expect(payloads[0].createdTablesById).toEqual({
-      [tableId]: { metadata: { name: 'Orders', description: null }, fieldsById: { [created.body.fields[0].id]: { name: 'Order', type: 'singleLineText' } } },
+      [tableId]: {
+        metadata: { name: 'Orders', description: null },
+        fieldsById: { [created.body.fields[0].id]: { name: 'Order', type: 'singleLineText' } },
+      },
     });
     expect(payloads[1].changedTablesById).toEqual({
       [tableId]: {
@@ -188,7 +191,10 @@ describe('sandbox webhook payloads', () => {
     const grace = userFromEmail('grace@example.com', 'Grace');
     expect(payloads.map((payload) => payload.actionMetadata)).toEqual([
       { source: 'publicApi', sourceMetadata: { user: { ...SANDBOX_API_USER, permissionLevel: 'create' } } },
-      { source: 'client', sourceMetadata: { user: { id: grace.id, email: 'grace@example.com', name: 'Grace', permissionLevel: 'create' } } },
+      {
+        source: 'client',
+        sourceMetadata: { user: { id: grace.id, email: 'grace@example.com', name: 'Grace', permissionLevel: 'create' } },
+      },
       { source: 'formSubmission', sourceMetadata: { viewId: formViewIdFor(products.id) } },
       { source: 'formPageSubmission', sourceMetadata: { pageId: formPageIdFor(baseId) } },
       { source: 'automation', sourceMetadata: { automationId: automationIdFor(baseId) } },

@@ -6,14 +6,7 @@ import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { UpstreamWebhook, WebhookPing } from '../../src/upstream/webhook-types.js';
 import { eventually } from '../support/eventually.js';
 import { startSandbox, type SandboxHarness } from './sandbox-harness.js';
-import {
-  addHooksBase,
-  createHook,
-  hooksPath,
-  manualClock,
-  startPingReceiver,
-  type PingReceiver,
-} from './webhook-harness.js';
+import { addHooksBase, createHook, hooksPath, manualClock, startPingReceiver, type PingReceiver } from './webhook-harness.js';
 
 const fast = { pingDelayMs: 20, retryBaseDelayMs: 30, maxRetries: 3, pingTimeoutMs: 2_000 };
 
@@ -27,7 +20,10 @@ describe('sandbox webhook notification pings', () => {
   async function setUp(receiver: PingReceiver, options: Partial<SandboxOptions> = {}) {
     cleanups.push(() => receiver.close());
     const harness: SandboxHarness = await startSandbox({ demo: false, webhooks: fast, ...options });
-    cleanups.push(() => harness.close(), () => harness.sandbox.close());
+    cleanups.push(
+      () => harness.close(),
+      () => harness.sandbox.close(),
+    );
     const hooks = addHooksBase(harness);
     const created = await createHook(harness, hooks.baseId, {
       notificationUrl: receiver.url,
@@ -153,9 +149,7 @@ describe('sandbox webhook notification pings', () => {
       return body.webhooks.find((candidate) => candidate.id === hook.id);
     };
     const failed = await eventually(hookState, (found) => found?.lastNotificationResult?.success === false);
-    expect(failed?.lastNotificationResult?.error?.message).toBe(
-      'The HTTP request did not complete within 100 ms',
-    );
+    expect(failed?.lastNotificationResult?.error?.message).toBe('The HTTP request did not complete within 100 ms');
     expect((await state()).isHookEnabled).toBe(true);
   });
 

@@ -90,7 +90,11 @@ describe('sandbox webhook specification', () => {
     const price = hooks.field('Price').id;
     const name = hooks.field('Name').id;
     const status = hooks.field('Status').id;
-    const watched = await hookOn(hooks, { dataTypes: ['tableData'], watchDataInFieldIds: [price] }, { includeCellValuesInFieldIds: [name] });
+    const watched = await hookOn(
+      hooks,
+      { dataTypes: ['tableData'], watchDataInFieldIds: [price] },
+      { includeCellValuesInFieldIds: [name] },
+    );
     const all = await hookOn(hooks, { dataTypes: ['tableData'], changeTypes: ['update'] }, { includeCellValuesInFieldIds: 'all' });
     const record = await createProduct(hooks, { Name: 'Lamp', Price: 10, Status: 'Active' });
 

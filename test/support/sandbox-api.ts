@@ -29,7 +29,12 @@ export function sandboxApi(serviceUrl: string, token = DEFAULT_SANDBOX_TOKEN, sa
   return {
     call,
     schema: async (baseId: string) =>
-      (await call('GET', tables(baseId))).tables as Array<{ id: string; name: string; primaryFieldId: string; fields: Array<{ id: string; name: string; type: string }> }>,
+      (await call('GET', tables(baseId))).tables as Array<{
+        id: string;
+        name: string;
+        primaryFieldId: string;
+        fields: Array<{ id: string; name: string; type: string }>;
+      }>,
     createRecords: (baseId: string, tableId: string, fields: Array<Record<string, unknown>>, actor?: Actor) =>
       call('POST', `/${baseId}/${tableId}`, { records: fields.map((f) => ({ fields: f })) }, actor),
     updateRecords: (baseId: string, tableId: string, records: Array<{ id: string; fields: Record<string, unknown> }>, actor?: Actor) =>

@@ -30,7 +30,14 @@ function storedRow(values: {
   ];
 }
 
-const AWKWARD = ['plain', 'quote " and backslash \\', 'line\nbreak\ttab\u0001control', 'Zürich – 東京 🚀', 'lone \ud800 surrogate', '</script>'];
+const AWKWARD = [
+  'plain',
+  'quote " and backslash \\',
+  'line\nbreak\ttab\u0001control',
+  'Zürich – 東京 🚀',
+  'lone \ud800 surrogate',
+  '</script>',
+];
 
 describe('rendering stored change rows as JSON', () => {
   it('writes exactly the text JSON.stringify gives for the parsed record, whatever the strings hold', () => {
@@ -40,7 +47,10 @@ describe('rendering stored change rows as JSON', () => {
           id: 1_000_000 + i,
           names,
           fieldIds: i % 2 ? [] : ['fldAAAAAAAAAAAAAA', 'fldBBBBBBBBBBBBBB'],
-          before: i % 3 ? null : { fldAAAAAAAAAAAAAA: names, fldBBBBBBBBBBBBBB: [{ id: 'att1', size: 12, nested: { deep: [1, 2.5, null, true] } }] },
+          before:
+            i % 3
+              ? null
+              : { fldAAAAAAAAAAAAAA: names, fldBBBBBBBBBBBBBB: [{ id: 'att1', size: 12, nested: { deep: [1, 2.5, null, true] } }] },
           after: { fldAAAAAAAAAAAAAA: null, fldBBBBBBBBBBBBBB: -0.000123 },
           nulls,
         });

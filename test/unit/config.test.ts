@@ -80,7 +80,9 @@ describe('loadConfig edge cases', () => {
         } catch (e) {
           problems = (e as ConfigError).problems;
         }
-        expect(problems, `${name}=${JSON.stringify(token)}`).toEqual([expect.stringMatching(new RegExp(`^${name}: must be a bearer token`))]);
+        expect(problems, `${name}=${JSON.stringify(token)}`).toEqual([
+          expect.stringMatching(new RegExp(`^${name}: must be a bearer token`)),
+        ]);
       }
     }
   });

@@ -22,14 +22,21 @@ interface Edge {
 function sourceFilesUnder(folder: string): string[] {
   return readdirSync(join(SRC, folder), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
-    .map((name) => relative(SRC, join(SRC, folder, name)).split(sep).join('/'));
+    .map((name) =>
+      relative(SRC, join(SRC, folder, name))
+        .split(sep)
+        .join('/'),
+    );
 }
 
 const ALL_FILES = sourceFilesUnder('.');
 
 /** `../auth/api-key.js` from `services/x.ts` → `auth/api-key.ts`; a folder → its `index.ts`. */
 function resolvedFile(from: string, specifier: string): string {
-  const path = relative(SRC, resolve(SRC, dirname(from), specifier)).split(sep).join('/').replace(/\.js$/, '');
+  const path = relative(SRC, resolve(SRC, dirname(from), specifier))
+    .split(sep)
+    .join('/')
+    .replace(/\.js$/, '');
   return existsSync(join(SRC, `${path}.ts`)) ? `${path}.ts` : path.endsWith('.ts') ? path : `${path}/index.ts`;
 }
 
@@ -48,7 +55,20 @@ const show = (edges: Edge[]) => edges.map((edge) => `${edge.from} → ${edge.spe
 const importsFrom = (folder: string) => EDGES.filter((edge) => isUnder(edge.from, folder));
 
 /** What services must not depend on: transports, the HTTP layer, the job runner and its backends, the composition. */
-const FORBIDDEN_IN_SERVICES = ['rest', 'http', 'graphql', 'resolvers', 'web', 'auth', 'jobs/backends', 'cli.ts', 'app.ts', 'server.ts', 'main.ts', 'services.ts'];
+const FORBIDDEN_IN_SERVICES = [
+  'rest',
+  'http',
+  'graphql',
+  'resolvers',
+  'web',
+  'auth',
+  'jobs/backends',
+  'cli.ts',
+  'app.ts',
+  'server.ts',
+  'main.ts',
+  'services.ts',
+];
 /** Transport packages (the OpenAPI library is REST's) and database drivers (repositories' business). */
 const FORBIDDEN_PACKAGES_IN_SERVICES =
   /^(express|@apollo\/|type-graphql|graphql-ws|agenda|@agendajs\/|@asteasolutions\/zod-to-openapi|helmet|cors|better-sqlite3|pg|mongodb)(\/|$)/;
@@ -119,7 +139,9 @@ describe('dependency direction (ARCHITECTURE.md layers)', () => {
   });
 
   it('repositories import only entities and each other (and their drivers)', () => {
-    const outward = importsFrom('repositories').filter((edge) => edge.to !== undefined && !['entities', 'repositories'].includes(layerOf(edge.to)));
+    const outward = importsFrom('repositories').filter(
+      (edge) => edge.to !== undefined && !['entities', 'repositories'].includes(layerOf(edge.to)),
+    );
     expect(show(outward)).toEqual([]);
   });
 

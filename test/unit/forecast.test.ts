@@ -62,7 +62,14 @@ describe(forecastMetric.name, () => {
   it('answers not_within_a_year for a flat base', () => {
     const forecast = forecastMetric({ points: history(30, () => 5_000), limit: 6_000, today: day(29) });
 
-    expect(forecast).toMatchObject({ current: 5_000, dailyGrowth: 0, reachesOn: null, earliest: null, latest: null, status: 'not_within_a_year' });
+    expect(forecast).toMatchObject({
+      current: 5_000,
+      dailyGrowth: 0,
+      reachesOn: null,
+      earliest: null,
+      latest: null,
+      status: 'not_within_a_year',
+    });
   });
 
   it('answers not_within_a_year for a shrinking base', () => {
@@ -135,7 +142,11 @@ describe(forecastMetric.name, () => {
   it('answers not_enough_history with fewer than 7 days in the last 30, still giving current and limit', () => {
     const short = forecastMetric({ points: history(6, (i) => 1_000 + 100 * i), limit: 5_000, today: day(5) });
     // Days 0–25 and 50–55: the 30 days ending at day 55 start at day 26, so only 6 of them count.
-    const gap = history(56, (i) => 1_000 + 100 * i, Array.from({ length: 24 }, (_, i) => 26 + i));
+    const gap = history(
+      56,
+      (i) => 1_000 + 100 * i,
+      Array.from({ length: 24 }, (_, i) => 26 + i),
+    );
     const stale = forecastMetric({ points: gap, limit: 7_000, today: day(55) });
 
     for (const forecast of [short, stale]) {
@@ -147,13 +158,25 @@ describe(forecastMetric.name, () => {
     // Day 26 is the first of those 30 days: with it, 7 days count.
     const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const justEnough = history(56, (i) => 1_000 + 100 * i, [...range(0, 25), ...range(27, 49)]);
-    expect(forecastMetric({ points: justEnough, limit: 7_000, today: day(55) })).toMatchObject({ dailyGrowth: 100, reachesOn: day(60), status: 'ok' });
+    expect(forecastMetric({ points: justEnough, limit: 7_000, today: day(55) })).toMatchObject({
+      dailyGrowth: 100,
+      reachesOn: day(60),
+      status: 'ok',
+    });
   });
 
   it('answers no_limit without a limit, still giving the pace', () => {
     const forecast = forecastMetric({ points: history(30, (i) => 1_000 + 100 * i), limit: null, today: day(29) });
 
-    expect(forecast).toEqual({ limit: null, current: 3_900, dailyGrowth: 100, reachesOn: null, earliest: null, latest: null, status: 'no_limit' });
+    expect(forecast).toEqual({
+      limit: null,
+      current: 3_900,
+      dailyGrowth: 100,
+      reachesOn: null,
+      earliest: null,
+      latest: null,
+      status: 'no_limit',
+    });
   });
 
   it('gives the newest day when the limit is already reached, however short the history', () => {
@@ -185,7 +208,13 @@ describe(forecastMetric.name, () => {
 
     const forecast = forecastMetric({ points, limit: 5_000, today: day(29) });
 
-    expect(forecast).toMatchObject({ current: 3_900, dailyGrowth: 100, reachesOn: '2026-04-10', earliest: '2026-04-10', latest: '2026-04-10' });
+    expect(forecast).toMatchObject({
+      current: 3_900,
+      dailyGrowth: 100,
+      reachesOn: '2026-04-10',
+      earliest: '2026-04-10',
+      latest: '2026-04-10',
+    });
   });
 
   it('uses only the 30 days ending at the newest point', () => {

@@ -22,7 +22,9 @@ describe('translatePayload', () => {
     const payload = {
       timestamp: at,
       actionMetadata: { source: 'publicApi' },
-      createdTablesById: { tblN: { metadata: { name: 'New', description: null }, fieldsById: { fldX: { name: 'X', type: 'singleLineText' } } } },
+      createdTablesById: {
+        tblN: { metadata: { name: 'New', description: null }, fieldsById: { fldX: { name: 'X', type: 'singleLineText' } } },
+      },
       changedTablesById: {
         tblN: {
           changedMetadata: { current: { name: 'Renamed' }, previous: { name: 'New' } },
@@ -38,7 +40,12 @@ describe('translatePayload', () => {
       ['table_update', 'ach1:7:1'],
       ['record_update', 'ach1:7:2'],
     ]);
-    expect(first[2]).toMatchObject({ fieldIds: ['fldX', 'fldY'], before: { fldX: 'a' }, after: { fldX: 'b', fldY: 2 }, tableName: 'Renamed' });
+    expect(first[2]).toMatchObject({
+      fieldIds: ['fldX', 'fldY'],
+      before: { fldX: 'a' },
+      after: { fldX: 'b', fldY: 2 },
+      tableName: 'Renamed',
+    });
     expect(names.tblN).toBe('Renamed');
     expect(translatePayload(payload, 'ach1:7', { ...names }).map((c) => c.position)).toEqual(first.map((c) => c.position));
   });
@@ -62,6 +69,13 @@ describe('translatePayload', () => {
 
   it('names a destroyed table by its last known name', () => {
     const [change] = translatePayload({ timestamp: at, destroyedTableIds: ['tblZ'] }, 'ach1:9', { tblZ: 'Old' });
-    expect(change).toMatchObject({ eventType: 'table_delete', kind: 'schema', tableName: 'Old', recordId: null, before: { name: 'Old' }, after: null });
+    expect(change).toMatchObject({
+      eventType: 'table_delete',
+      kind: 'schema',
+      tableName: 'Old',
+      recordId: null,
+      before: { name: 'Old' },
+      after: null,
+    });
   });
 });

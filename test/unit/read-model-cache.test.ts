@@ -5,7 +5,12 @@ describe('ReadModelCache', () => {
   it('keeps a value from its second read, and no more than its budget, dropping the least recently used', async () => {
     const cache = new ReadModelCache(10_000);
     let reads = 0;
-    const page = (key: string) => cache.get(key, async () => ({ key, n: ++reads }), () => 4_000);
+    const page = (key: string) =>
+      cache.get(
+        key,
+        async () => ({ key, n: ++reads }),
+        () => 4_000,
+      );
     expect(await page('a')).toEqual({ key: 'a', n: 1 });
     expect(cache.peek('a')).toBeUndefined();
     expect(await page('a')).toEqual({ key: 'a', n: 2 });
@@ -25,7 +30,12 @@ describe('ReadModelCache', () => {
   it('keeps nothing with a budget of 0', async () => {
     const cache = new ReadModelCache(0);
     let reads = 0;
-    for (let i = 0; i < 3; i++) await cache.get('a', async () => ++reads, () => 1);
+    for (let i = 0; i < 3; i++)
+      await cache.get(
+        'a',
+        async () => ++reads,
+        () => 1,
+      );
     expect(reads).toBe(3);
     expect(cache.peek('a')).toBeUndefined();
   });

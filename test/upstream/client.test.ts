@@ -80,9 +80,7 @@ describe(UpstreamClient.name, () => {
       const { upstream, connect } = await setUp();
       const { baseId, table, fieldId } = seedBase(upstream, 5);
 
-      const { records } = await collect(
-        connect().listRecordPages(baseId, table.id, { fields: ['Amount'], returnFieldsByFieldId: true }),
-      );
+      const { records } = await collect(connect().listRecordPages(baseId, table.id, { fields: ['Amount'], returnFieldsByFieldId: true }));
 
       const [call] = apiCalls(upstream, 'GET');
       expect(new URL(call!.url, 'http://x').searchParams.getAll('fields[]')).toEqual(['Amount']);
@@ -153,13 +151,21 @@ describe(UpstreamClient.name, () => {
       const client = connect({ requestsPerSecond: 5 });
       const names = Array.from({ length: 23 }, (_, i) => `row ${i}`);
 
-      const created = await client.createRecords(baseId, table.id, names.map((Name) => ({ fields: { Name } })));
+      const created = await client.createRecords(
+        baseId,
+        table.id,
+        names.map((Name) => ({ fields: { Name } })),
+      );
       const updated = await client.updateRecords(
         baseId,
         table.id,
         created.map((record, i) => ({ id: record.id, fields: { Amount: i } })),
       );
-      const deleted = await client.deleteRecords(baseId, table.id, created.map((record) => record.id));
+      const deleted = await client.deleteRecords(
+        baseId,
+        table.id,
+        created.map((record) => record.id),
+      );
 
       expect(created.map((record) => record.fields.Name)).toEqual(names);
       expect(updated.map((record) => [record.id, record.fields.Amount])).toEqual(created.map((r, i) => [r.id, i]));

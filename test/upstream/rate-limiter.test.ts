@@ -79,10 +79,7 @@ describe('rate limiter', () => {
     const lockedAt = Date.now();
     let otherBaseAt = 0;
 
-    await Promise.all([
-      sendNow(scope('appA')),
-      sendNow(scope('appB')).then(() => (otherBaseAt = Date.now())),
-    ]);
+    await Promise.all([sendNow(scope('appA')), sendNow(scope('appB')).then(() => (otherBaseAt = Date.now()))]);
 
     expect(Date.now() - lockedAt).toBeGreaterThanOrEqual(295);
     expect(otherBaseAt - lockedAt).toBeLessThan(250);

@@ -24,10 +24,24 @@ afterEach(async () => {
 /** The sandbox's own rate limit is off: these tests are about the webhook calls, not pacing. */
 async function setUp(options: Partial<SandboxOptions> = {}) {
   upstream = await startSandboxUpstream({ rateLimitPerSecond: 0, webhooks: { pingDelayMs: 10 }, ...options });
-  const client = new UpstreamClient({ baseUrl: upstream.baseUrl, token: SANDBOX_TOKEN, requestsPerSecond: 50, retryBaseDelayMs: 5, lockoutMs: 300 });
+  const client = new UpstreamClient({
+    baseUrl: upstream.baseUrl,
+    token: SANDBOX_TOKEN,
+    requestsPerSecond: 50,
+    retryBaseDelayMs: 5,
+    lockoutMs: 300,
+  });
   const base = upstream.sandbox.store.addBase({
     name: 'Client hooks',
-    tables: [{ name: 'Tasks', fields: [{ name: 'Title', type: 'singleLineText' }, { name: 'Done', type: 'checkbox', options: { color: 'greenBright', icon: 'check' } }] }],
+    tables: [
+      {
+        name: 'Tasks',
+        fields: [
+          { name: 'Title', type: 'singleLineText' },
+          { name: 'Done', type: 'checkbox', options: { color: 'greenBright', icon: 'check' } },
+        ],
+      },
+    ],
   });
   const table = base.tables[0];
   return { client, upstream, baseId: base.id, table, titleId: table.fields[0].id };
@@ -72,7 +86,11 @@ describe(`${UpstreamClient.name} webhooks`, () => {
   it('reads payloads page by page from a cursor', async () => {
     const { client, baseId, table, titleId } = await setUp();
     const { id } = await client.createWebhook(baseId, { specification: tableData });
-    const records = await client.createRecords(baseId, table.id, Array.from({ length: 3 }, (_, i) => ({ fields: { Title: `t${i}` } })));
+    const records = await client.createRecords(
+      baseId,
+      table.id,
+      Array.from({ length: 3 }, (_, i) => ({ fields: { Title: `t${i}` } })),
+    );
     await client.updateRecords(baseId, table.id, [{ id: records[0].id, fields: { Title: 'renamed' } }]);
     await client.deleteRecords(baseId, table.id, [records[1].id]);
 

@@ -24,7 +24,9 @@ describe('counting only when the base changed', () => {
   /** Makes every counted day and logged change one day older, and forgets the scheduled runs: the next run is "tomorrow". */
   async function nextDay(usageBaseId: string) {
     const db = app.running.dataSource;
-    const days: Array<{ date: string }> = await db.query('SELECT date FROM usage_snapshot WHERE usage_base_id = ? ORDER BY date', [usageBaseId]);
+    const days: Array<{ date: string }> = await db.query('SELECT date FROM usage_snapshot WHERE usage_base_id = ? ORDER BY date', [
+      usageBaseId,
+    ]);
     for (const { date } of days) {
       const before = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
       await db.query('UPDATE usage_snapshot SET date = ? WHERE usage_base_id = ? AND date = ?', [before, usageBaseId, date]);
@@ -33,7 +35,10 @@ describe('counting only when the base changed', () => {
     // The changes logged so far are a day older too (instants, compared with a count's start).
     const entries: Array<{ id: number; occurred_at: string }> = await db.query('SELECT id, occurred_at FROM change_entry');
     for (const entry of entries) {
-      await db.query('UPDATE change_entry SET occurred_at = ? WHERE id = ?', [new Date(Date.parse(entry.occurred_at) - 86_400_000).toISOString(), entry.id]);
+      await db.query('UPDATE change_entry SET occurred_at = ? WHERE id = ?', [
+        new Date(Date.parse(entry.occurred_at) - 86_400_000).toISOString(),
+        entry.id,
+      ]);
     }
   }
 
@@ -82,12 +87,19 @@ describe('counting only when the base changed', () => {
     expect(counted.days[0]).toMatchObject({ carriedOver: false, apiCalls: expect.any(Number) });
     expect(counted.days[0].apiCalls).toBeGreaterThan(1);
     expect(counted.days.map((d: { carriedOver: boolean }) => d.carriedOver)).toEqual([false, true, false]);
-    expect(counted.days[0].apiCalls, 'the count cost what the sandbox tallied').toBeLessThanOrEqual((await requestsTo(base.baseId)) - quiet);
-    expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(full.body.totalRecords + 1);
+    expect(counted.days[0].apiCalls, 'the count cost what the sandbox tallied').toBeLessThanOrEqual(
+      (await requestsTo(base.baseId)) - quiet,
+    );
+    expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(
+      full.body.totalRecords + 1,
+    );
 
     // Changes left out of the log (its account was paused meanwhile, as ingestion marks it): the next day counts.
     await nextDay(base.id);
-    await app.running.dataSource.query('UPDATE monitoring_config SET log_gap_at = ? WHERE id = ?', [new Date().toISOString(), config.body.config.id]);
+    await app.running.dataSource.query('UPDATE monitoring_config SET log_gap_at = ? WHERE id = ?', [
+      new Date().toISOString(),
+      config.body.config.id,
+    ]);
     expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome, 'a gap in the log').toBe('counted');
     await nextDay(base.id);
     expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome, 'a full count after the gap').toBe('carried-over');
@@ -95,7 +107,9 @@ describe('counting only when the base changed', () => {
     // A carried-over day never replaces a count of that day.
     const today = (await app.http('POST', `/usage/bases/${base.id}/run`)).body.snapshotDate as string;
     await app.running.services.snapshots.record(base.id, today, [], new Date(), { apiCalls: 0, carriedOver: true });
-    expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(full.body.totalRecords + 1);
+    expect((await app.http('GET', `/usage/bases/${base.id}/snapshots/latest`)).body.day.totals.recordCount).toBe(
+      full.body.totalRecords + 1,
+    );
 
     // Off again: a quiet day counts.
     await app.http('PUT', `/usage/bases/${base.id}/counting`, { body: { countOnlyWhenChanged: false } });

@@ -24,7 +24,8 @@ describe('usage threshold alerts', () => {
     await receiver?.stop();
   });
 
-  const alertsOf = async (baseId: string) => (await app.http('GET', `/usage/alerts?baseId=${baseId}`)).body.alerts as Array<Record<string, unknown>>;
+  const alertsOf = async (baseId: string) =>
+    (await app.http('GET', `/usage/alerts?baseId=${baseId}`)).body.alerts as Array<Record<string, unknown>>;
 
   it('records one alert per upward crossing, again only after a drop below, and delivers each once, signed', async () => {
     const base = await trackBase(app.http, DEMO_BASES.catalog);
@@ -34,7 +35,11 @@ describe('usage threshold alerts', () => {
       return res.body.totalRecords as number;
     };
     const records = await run();
-    const { webhook, secret } = await createWebhook(app.http, { baseId: base.baseId, event: 'usage_threshold', webhookUrl: receiver.url('/usage') });
+    const { webhook, secret } = await createWebhook(app.http, {
+      baseId: base.baseId,
+      event: 'usage_threshold',
+      webhookUrl: receiver.url('/usage'),
+    });
     expect(webhook).toMatchObject({ event: 'usage_threshold', tableId: '', columnId: null });
     // Four more records reach the limit; the count now is at or above 50 %.
     const limit = records + 4;
@@ -57,7 +62,10 @@ describe('usage threshold alerts', () => {
     await api.createRecords(base.baseId, table!.id, [{}]);
     await run();
     const alerts = await alertsOf(base.baseId);
-    expect(alerts.map((a) => a.threshold), 'crossing again after a drop below is a new alert').toEqual([100, 100, 50]);
+    expect(
+      alerts.map((a) => a.threshold),
+      'crossing again after a drop below is a new alert',
+    ).toEqual([100, 100, 50]);
     expect(alerts[0]).toEqual({
       id: expect.any(String),
       usageBaseId: base.id,
@@ -108,7 +116,9 @@ describe('usage threshold alerts', () => {
     const first = await app.http('POST', `/usage/bases/${base.id}/run`);
     const bytes = first.body.totalAttachmentBytes as number;
     expect(bytes).toBeGreaterThan(0);
-    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { storageLimitBytes: bytes, recordLimit: 1, thresholds: [10, 20, 30, 40, 100] } });
+    await app.http('PUT', `/usage/bases/${base.id}/limits`, {
+      body: { storageLimitBytes: bytes, recordLimit: 1, thresholds: [10, 20, 30, 40, 100] },
+    });
     await app.http('POST', `/usage/bases/${base.id}/run`);
     const all = await alertsOf(base.baseId);
     expect(all).toHaveLength(10);
@@ -120,7 +130,9 @@ describe('usage threshold alerts', () => {
     const page2 = await app.http('GET', `/usage/alerts?baseId=${base.baseId}&limit=4&cursor=${page1.body.nextCursor}`);
     const page3 = await app.http('GET', `/usage/alerts?baseId=${base.baseId}&limit=4&cursor=${page2.body.nextCursor}`);
     expect(page3.body.nextCursor).toBeUndefined();
-    expect([...page1.body.alerts, ...page2.body.alerts, ...page3.body.alerts].map((a: { id: string }) => a.id)).toEqual(all.map((a) => a.id));
+    expect([...page1.body.alerts, ...page2.body.alerts, ...page3.body.alerts].map((a: { id: string }) => a.id)).toEqual(
+      all.map((a) => a.id),
+    );
 
     expect((await app.other.http('GET', '/usage/alerts')).body.alerts).toEqual([]);
     const refused = await app.other.http('GET', `/usage/alerts?cursor=${page1.body.nextCursor}`);
@@ -138,7 +150,9 @@ describe('usage threshold alerts', () => {
   it('a usage_threshold webhook takes no table or column and does not watch the base upstream', async () => {
     const base = await trackBase(app.http, DEMO_BASES.changeLog);
     for (const extra of [{ tableId: 'tblAAAAAAAAAAAAAA' }, { columnId: 'fldAAAAAAAAAAAAAA' }]) {
-      const res = await app.http('POST', '/webhooks', { body: { baseId: base.baseId, event: 'usage_threshold', webhookUrl: receiver.url('/x'), ...extra } });
+      const res = await app.http('POST', '/webhooks', {
+        body: { baseId: base.baseId, event: 'usage_threshold', webhookUrl: receiver.url('/x'), ...extra },
+      });
       expect(res.status).toBe(400);
     }
     await createWebhook(app.http, { baseId: base.baseId, event: 'usage_threshold', webhookUrl: receiver.url('/x') });

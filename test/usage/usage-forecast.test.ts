@@ -28,7 +28,13 @@ describe('usage forecast', () => {
     const base = await trackBase(app.http, name, { timezone: 'UTC' });
     tracked.push(base.id);
     for (let i = 0; i < days; i += 1) {
-      const table: TableCount = { tableId: 'tblAAAAAAAAAAAAAA', tableName: 'T', recordCount: records(i), storageBytes: bytes(i), fileCount: 0 };
+      const table: TableCount = {
+        tableId: 'tblAAAAAAAAAAAAAA',
+        tableName: 'T',
+        recordCount: records(i),
+        storageBytes: bytes(i),
+        fileCount: 0,
+      };
       await app.running.services.snapshots.record(base.id, dayOffset(i - days + 1), [table], new Date());
     }
     return base;
@@ -41,12 +47,30 @@ describe('usage forecast', () => {
 
   it('projects linear growth to the exact day, for records and storage', async () => {
     // 1,000 + 100 a day: 2,900 today, so 5,000 is 21 days out; storage 1 MB a day toward 100 MB, 70 days out.
-    const base = await baseWithHistory(20, (i) => 1_000 + 100 * i, (i) => 10_000_000 + 1_000_000 * i);
+    const base = await baseWithHistory(
+      20,
+      (i) => 1_000 + 100 * i,
+      (i) => 10_000_000 + 1_000_000 * i,
+    );
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 5_000, storageLimitBytes: 100_000_000 } });
     const { baseId, forecasts } = await forecastOf(base.id);
     expect(baseId).toBe(base.baseId);
-    expect(forecasts[0]).toMatchObject({ metric: 'records', limit: 5_000, current: 2_900, dailyGrowth: 100, reachesOn: dayOffset(21), status: 'ok' });
-    expect(forecasts[1]).toMatchObject({ metric: 'storage', limit: 100_000_000, current: 29_000_000, dailyGrowth: 1_000_000, reachesOn: dayOffset(71), status: 'ok' });
+    expect(forecasts[0]).toMatchObject({
+      metric: 'records',
+      limit: 5_000,
+      current: 2_900,
+      dailyGrowth: 100,
+      reachesOn: dayOffset(21),
+      status: 'ok',
+    });
+    expect(forecasts[1]).toMatchObject({
+      metric: 'storage',
+      limit: 100_000_000,
+      current: 29_000_000,
+      dailyGrowth: 1_000_000,
+      reachesOn: dayOffset(71),
+      status: 'ok',
+    });
     for (const forecast of forecasts) {
       expect(String(forecast.earliest) <= String(forecast.reachesOn)).toBe(true);
       expect(String(forecast.latest) >= String(forecast.reachesOn)).toBe(true);
@@ -56,7 +80,12 @@ describe('usage forecast', () => {
   it('answers flat and shrinking with not_within_a_year, and no limit with no_limit', async () => {
     const flat = await baseWithHistory(15, () => 700);
     await app.http('PUT', `/usage/bases/${flat.id}/limits`, { body: { plan: 'free' } });
-    expect((await forecastOf(flat.id)).forecasts[0]).toMatchObject({ status: 'not_within_a_year', reachesOn: null, current: 700, dailyGrowth: 0 });
+    expect((await forecastOf(flat.id)).forecasts[0]).toMatchObject({
+      status: 'not_within_a_year',
+      reachesOn: null,
+      current: 700,
+      dailyGrowth: 0,
+    });
     const shrinking = await baseWithHistory(15, (i) => 900 - 10 * i);
     await app.http('PUT', `/usage/bases/${shrinking.id}/limits`, { body: { plan: 'free' } });
     expect((await forecastOf(shrinking.id)).forecasts[0]).toMatchObject({ status: 'not_within_a_year', reachesOn: null, dailyGrowth: -10 });
@@ -76,7 +105,12 @@ describe('usage forecast', () => {
 
     const young = await baseWithHistory(5, (i) => 100 * i);
     await app.http('PUT', `/usage/bases/${young.id}/limits`, { body: { plan: 'free' } });
-    expect((await forecastOf(young.id)).forecasts[0]).toMatchObject({ status: 'not_enough_history', current: 400, limit: 1_000, reachesOn: null });
+    expect((await forecastOf(young.id)).forecasts[0]).toMatchObject({
+      status: 'not_enough_history',
+      current: 400,
+      limit: 1_000,
+      reachesOn: null,
+    });
     expect((await app.other.http('GET', `/usage/bases/${young.id}/forecast`)).status).toBe(404);
   });
 
@@ -91,12 +125,20 @@ describe('usage forecast', () => {
     const base = await baseWithHistory(10, (i) => 100 + 10 * i);
     await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { plan: 'free' } });
     const graphql = createGraphql(app.url, app.apiKey);
-    const res = await graphql(`query($id: ID!) { usageBase(id: $id) { forecast { metric limit current dailyGrowth reachesOn earliest latest status } } }`, { id: base.id });
+    const res = await graphql(
+      `query($id: ID!) { usageBase(id: $id) { forecast { metric limit current dailyGrowth reachesOn earliest latest status } } }`,
+      { id: base.id },
+    );
     const rest = (await forecastOf(base.id)).forecasts;
-    expect(res.data.usageBase.forecast).toEqual(rest.map((f) => ({ ...f, metric: String(f.metric).toUpperCase(), status: String(f.status).toUpperCase() })));
+    expect(res.data.usageBase.forecast).toEqual(
+      rest.map((f) => ({ ...f, metric: String(f.metric).toUpperCase(), status: String(f.status).toUpperCase() })),
+    );
     expect(res.data.usageBase.forecast[0]).toMatchObject({ metric: 'RECORDS', status: 'OK', reachesOn: dayOffset(81) });
     const used = await graphql(`query($id: ID!) { usageBase(id: $id) { forecast { metric percentUsed } } }`, { id: base.id });
     // 190 of the free plan's 1,000 records; storage 0 of 1 GiB.
-    expect(used.data.usageBase.forecast).toEqual([{ metric: 'RECORDS', percentUsed: 19 }, { metric: 'STORAGE', percentUsed: 0 }]);
+    expect(used.data.usageBase.forecast).toEqual([
+      { metric: 'RECORDS', percentUsed: 19 },
+      { metric: 'STORAGE', percentUsed: 0 },
+    ]);
   });
 });

@@ -106,7 +106,9 @@ describe('the audit log pages', () => {
 });
 
 describe('the webhooks page', () => {
-  it('creates a webhook picked from the upstream, shows its secret once, logs the delivery of a sandbox change, rotates and deletes', async ({ skip }) => {
+  it('creates a webhook picked from the upstream, shows its secret once, logs the delivery of a sandbox change, rotates and deletes', async ({
+    skip,
+  }) => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);
     const { context, page, outside } = await openPhone(browser!, app!.url);
     await signUpInPage(page, app!.url);
@@ -130,7 +132,9 @@ describe('the webhooks page', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook').waitFor();
     expect(await page.getByTestId('webhook').textContent()).toContain(receiver!.url('/from-the-page'));
-    expect(await page.getByTestId('webhook').textContent()).toMatch(new RegExp(`^RECORD_CREATE on tbl[A-Za-z0-9]{14} of ${DEMO_BASES.marketing}`));
+    expect(await page.getByTestId('webhook').textContent()).toMatch(
+      new RegExp(`^RECORD_CREATE on tbl[A-Za-z0-9]{14} of ${DEMO_BASES.marketing}`),
+    );
 
     // A record made upstream → ping → ingestion → delivery to the receiver → in the page's delivery log.
     const api = sandboxApi(app!.url);

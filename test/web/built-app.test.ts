@@ -12,7 +12,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'basewatch-web-built-'));
 
 beforeAll(() => {
   rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
+    cwd: ROOT,
+  });
   execFileSync(process.execPath, [join(ROOT, 'web/build.mjs')], { cwd: ROOT });
 }, 180_000);
 afterAll(() => {
@@ -22,7 +24,10 @@ afterAll(() => {
 
 describe('the built service serves the web application', () => {
   it('answers / with the page and its bundle', async () => {
-    const { child, url, exited } = await startBuiltService({ DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}` }, join(outDir, 'src/main.js'));
+    const { child, url, exited } = await startBuiltService(
+      { DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}` },
+      join(outDir, 'src/main.js'),
+    );
     const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const script = /src="(\/assets\/main-[A-Z0-9]+\.js)"/.exec(await page.text())?.[1];

@@ -14,7 +14,11 @@ describe('web/src/graphql-env.d.ts', () => {
     const dir = await mkdtemp(join(tmpdir(), 'graphql-env-'));
     try {
       const output = join(dir, 'graphql-env.d.ts');
-      await promisify(execFile)(process.execPath, [GQL_TADA, 'generate', 'output', '--tsconfig', join(ROOT, 'web/tsconfig.json'), '--output', output], { cwd: ROOT });
+      await promisify(execFile)(
+        process.execPath,
+        [GQL_TADA, 'generate', 'output', '--tsconfig', join(ROOT, 'web/tsconfig.json'), '--output', output],
+        { cwd: ROOT },
+      );
       expect(await readFile(COMMITTED, 'utf8')).toBe(await readFile(output, 'utf8'));
     } finally {
       await rm(dir, { recursive: true, force: true });

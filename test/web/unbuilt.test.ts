@@ -9,7 +9,10 @@ describe('the web page router without a build', () => {
     const app = express()
       .use(createWebPageRouter('/nonexistent/dist/web'))
       .use((_req: Request, res: Response) => void res.status(404).json({ code: 'not_found' }))
-      .use((error: AppError, _req: Request, res: Response, _next: NextFunction) => void res.status(503).json({ code: error.code, message: error.message }));
+      .use(
+        (error: AppError, _req: Request, res: Response, _next: NextFunction) =>
+          void res.status(503).json({ code: error.code, message: error.message }),
+      );
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -36,14 +36,22 @@ const redPixels = (page: Page) =>
   })()`);
 
 describe('limits, forecast, alerts, counting and API calls in the browser', () => {
-  it('sets a limit drawn on the chart and forecast, alerts on a count past a threshold, and shows the month’s API calls', async ({ skip }) => {
+  it('sets a limit drawn on the chart and forecast, alerts on a count past a threshold, and shows the month’s API calls', async ({
+    skip,
+  }) => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);
     const control = sandboxControl(app!.url);
     const upstreamUser = await control<{ id: string; token: string; email: string }>('POST', 'users', { email: uniqueEmail() });
-    const base = await control<{ id: string; tables: Array<{ id: string; name: string }> }>('POST', `users/${upstreamUser.id}/bases`, { name: 'Insight CRM' });
+    const base = await control<{ id: string; tables: Array<{ id: string; name: string }> }>('POST', `users/${upstreamUser.id}/bases`, {
+      name: 'Insight CRM',
+    });
     const upstream = sandboxApi(app!.url, upstreamUser.token);
     for (let batch = 0; batch < 3; batch += 1) {
-      await upstream.createRecords(base.id, base.tables[0].id, Array.from({ length: 10 }, (_, i) => ({ Name: `r${batch}-${i}` })));
+      await upstream.createRecords(
+        base.id,
+        base.tables[0].id,
+        Array.from({ length: 10 }, (_, i) => ({ Name: `r${batch}-${i}` })),
+      );
     }
 
     const { context, page, outside } = await openPhone(browser!, app!.url);
@@ -66,7 +74,9 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     const forecast = (metric: 'RECORDS' | 'STORAGE') => page.getByTestId('forecast').locator(`dd[data-metric="${metric}"]`).textContent();
     expect(await forecast('RECORDS')).toBe('No limit');
     expect(await forecast('STORAGE')).toBe('No limit');
-    expect(await page.getByTestId('limits').textContent()).toBe('PlanNoneRecordsno limitAttachment storageno limitAlerts at80 %, 95 %, 100 % of each limit');
+    expect(await page.getByTestId('limits').textContent()).toBe(
+      'PlanNoneRecordsno limitAttachment storageno limitAlerts at80 %, 95 %, 100 % of each limit',
+    );
     await page.getByText('No alert yet').waitFor();
     expect(await page.getByTestId('usage-chart').getAttribute('data-limit')).toBeNull();
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(1);
@@ -75,10 +85,18 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     // Two weeks of history before today, 2 records a day up to today's 30 (written as the daily counts would).
     const usageBaseId = fromGlobalId(decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!))!.parts[0];
     for (let back = 14; back >= 1; back -= 1) {
-      const table = { tableId: base.tables[0].id, tableName: base.tables[0].name, recordCount: 30 - 2 * back, storageBytes: 0, fileCount: 0 };
+      const table = {
+        tableId: base.tables[0].id,
+        tableName: base.tables[0].name,
+        recordCount: 30 - 2 * back,
+        storageBytes: 0,
+        fileCount: 0,
+      };
       await app!.running.services.snapshots.record(usageBaseId, dayOffset(today, -back), [table], new Date());
     }
-    await expect.poll(async () => JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!).length, { timeout: 10_000 }).toBe(15);
+    await expect
+      .poll(async () => JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!).length, { timeout: 10_000 })
+      .toBe(15);
 
     // A record limit of its own, alerts at 50, 80 and 100 %.
     await page.getByLabel('Plan').selectOption('CUSTOM');
@@ -95,11 +113,17 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     expect(await page.getByTestId('limits').textContent()).toBe(
       'PlanLimits of its ownRecords50Attachment storageno limitAlerts at50 %, 80 %, 100 % of each limit',
     );
-    await page.getByRole('img', { name: 'Records per table over 15 counted days, and the limit of 50 as a dashed red line; the numbers are in the tables below' }).waitFor();
+    await page
+      .getByRole('img', {
+        name: 'Records per table over 15 counted days, and the limit of 50 as a dashed red line; the numbers are in the tables below',
+      })
+      .waitFor();
     expect(await page.getByTestId('usage-chart').getAttribute('data-limit')).toBe('50');
     await expect.poll(() => redPixels(page)).toBeGreaterThan(100);
     // 30 today at 2 a day: 50 in 10 days.
-    expect(await forecast('RECORDS')).toMatch(new RegExp(`^Full around ${dayOffset(today, 10)} \\(between \\d{4}-\\d{2}-\\d{2} and \\d{4}-\\d{2}-\\d{2}\\), growing 2 a day$`));
+    expect(await forecast('RECORDS')).toMatch(
+      new RegExp(`^Full around ${dayOffset(today, 10)} \\(between \\d{4}-\\d{2}-\\d{2} and \\d{4}-\\d{2}-\\d{2}\\), growing 2 a day$`),
+    );
     expect(await forecast('STORAGE')).toBe('No limit');
     // Storage has no limit: no line there.
     await page.getByLabel('Attachment storage', { exact: true }).check();
@@ -132,7 +156,9 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     // Counting: what today's count spent, and counting only on days with changes (kept across a reload).
     const spentToday = await page.getByTestId('count-calls').locator('tbody tr').first().textContent();
     expect(spentToday).toMatch(new RegExp(`^${today}[1-9]\\d*$`));
-    expect(await page.getByTestId('counting-cost').textContent()).toMatch(/^The last 15 counted days spent [1-9]\d* upstream API calls; days carried over saved 0\.$/);
+    expect(await page.getByTestId('counting-cost').textContent()).toMatch(
+      /^The last 15 counted days spent [1-9]\d* upstream API calls; days carried over saved 0\.$/,
+    );
     await page.getByTestId('audit-not-watched').getByText('monitoring config with scope “all”').waitFor();
     const onlyWhenChanged = page.getByLabel('Count only on days with changes');
     expect(await onlyWhenChanged.isChecked()).toBe(false);
@@ -146,15 +172,26 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     // The overview: the newest alerts, linking to their base, and this month's API calls.
     await page.getByRole('link', { name: 'All tracked bases' }).click();
     const alerts = page.getByTestId('recent-alerts').locator('li');
-    await expect.poll(() => alerts.allTextContents()).toEqual([`Insight CRM: Records reached 50 % of the limit: 30 of 50 (60 %) on ${today}`]);
+    await expect
+      .poll(() => alerts.allTextContents())
+      .toEqual([`Insight CRM: Records reached 50 % of the limit: 30 of 50 (60 %) on ${today}`]);
     const total = page.getByTestId('api-calls-total');
-    await expect.poll(() => total.textContent()).toMatch(/^[1-9][\d,]* upstream API calls in \d{4}-\d{2} \(UTC\) so far; about [1-9][\d,]* by the month’s end at this pace\.$/);
+    await expect
+      .poll(() => total.textContent())
+      .toMatch(/^[1-9][\d,]* upstream API calls in \d{4}-\d{2} \(UTC\) so far; about [1-9][\d,]* by the month’s end at this pace\.$/);
     const calls = (text: string | null) => Number(text!.replace(/\D/g, ''));
     const byPurpose = await page.getByTestId('api-calls-by-purpose').locator('tr').allTextContents();
-    expect(byPurpose.map((row) => row.replace(/[\d,]+$/, ''))).toEqual(['Usage counts', 'Audit log', 'Upstream webhooks', 'Look-ups and checks']);
+    expect(byPurpose.map((row) => row.replace(/[\d,]+$/, ''))).toEqual([
+      'Usage counts',
+      'Audit log',
+      'Upstream webhooks',
+      'Look-ups and checks',
+    ]);
     expect(calls(byPurpose[0])).toBeGreaterThan(0);
     expect(byPurpose.reduce((sum, row) => sum + calls(row), 0)).toBe(calls((await total.textContent())!.split(' upstream')[0]));
-    expect(await page.getByTestId('api-calls-by-base').locator('tr').allTextContents()).toEqual([expect.stringMatching(/^Insight CRM[1-9][\d,]*$/)]);
+    expect(await page.getByTestId('api-calls-by-base').locator('tr').allTextContents()).toEqual([
+      expect.stringMatching(/^Insight CRM[1-9][\d,]*$/),
+    ]);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     await page.getByTestId('recent-alerts').getByRole('link', { name: 'Insight CRM' }).click();
     await page.getByRole('heading', { name: 'Insight CRM', level: 1 }).waitFor();

@@ -131,7 +131,9 @@ describe('settings and usage in the browser', () => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);
     const control = sandboxControl(app!.url);
     const upstreamUser = await control<{ id: string; token: string; email: string }>('POST', 'users', { email: uniqueEmail() });
-    const base = await control<{ id: string; tables: Array<{ id: string }> }>('POST', `users/${upstreamUser.id}/bases`, { name: 'Web CRM' });
+    const base = await control<{ id: string; tables: Array<{ id: string }> }>('POST', `users/${upstreamUser.id}/bases`, {
+      name: 'Web CRM',
+    });
     await sandboxApi(app!.url, upstreamUser.token).createRecords(base.id, base.tables[0].id, [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
 
     const { context, page } = await openPhone();
@@ -208,7 +210,8 @@ describe('settings and usage in the browser', () => {
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
 
     // A count made elsewhere (REST, with the key) shows up on the open base page: snapshotRecorded over its socket.
-    const subscriptions = () => sentOverSockets.filter((frame) => frame.includes('"subscribe"') && frame.includes('snapshotRecorded')).length;
+    const subscriptions = () =>
+      sentOverSockets.filter((frame) => frame.includes('"subscribe"') && frame.includes('snapshotRecorded')).length;
     const before = subscriptions();
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('link', { name: 'Web CRM' }).click();
@@ -219,8 +222,9 @@ describe('settings and usage in the browser', () => {
     expect(restRun.status).toBe(200);
     // The base now counts in Asia/Tokyo, where today may already be the day after the first count's.
     const dayCounted = async () =>
-      (JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!) as { date: string; recordCount: number }[])
-        .find((day) => day.date === restRun.body.snapshotDate)?.recordCount;
+      (JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!) as { date: string; recordCount: number }[]).find(
+        (day) => day.date === restRun.body.snapshotDate,
+      )?.recordCount;
     await expect.poll(dayCounted, { timeout: 10_000 }).toBe(5);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Revoke deploy script' }).click();

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Receiver } from './support/receiver.js';
-import { allDeliveries, change, createWebhook, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from './support/webhook-support.js';
+import {
+  allDeliveries,
+  change,
+  createWebhook,
+  deliveryEnv,
+  demoTable,
+  eventually,
+  feed,
+  recordId,
+  type DemoTable,
+} from './support/webhook-support.js';
 
 let app: TestApp;
 let receiver: Receiver;
@@ -10,7 +20,12 @@ let table: DemoTable;
 beforeAll(async () => {
   receiver = await new Receiver().start();
   // Deliveries that keep failing for 500 ms deactivate their webhook (5 days by default).
-  app = await startTestApp(deliveryEnv(receiver.port, { WEBHOOK_DISABLE_AFTER: '500ms', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms' }));
+  app = await startTestApp(
+    deliveryEnv(receiver.port, {
+      WEBHOOK_DISABLE_AFTER: '500ms',
+      WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
+    }),
+  );
   table = await demoTable(app.http);
 });
 afterAll(async () => {
@@ -37,7 +52,10 @@ describe('deactivation by the receiver', () => {
     ]);
     await eventually(activeIds, (ids) => !ids.includes(webhook.webhookId));
     expect(await activeIds()).not.toContain(webhook.webhookId);
-    const log = await eventually(() => allDeliveries(app.http, webhook.webhookId), (d) => d.every((x) => x.status === 'failed'));
+    const log = await eventually(
+      () => allDeliveries(app.http, webhook.webhookId),
+      (d) => d.every((x) => x.status === 'failed'),
+    );
     expect(log.map((d) => d.status)).toEqual(['failed', 'failed']);
     expect(log[1]!.attempts.map((a) => a.statusCode)).toEqual([410]);
     expect(log[0]!.attempts).toEqual([]);
@@ -77,7 +95,10 @@ describe('deactivation by the receiver', () => {
       webhookUrl: receiver.url('/recovers'),
     });
     await feed(app, app.accountId, table.baseId, [change('record_create', { tableId: table.tableId, recordId: recordId() })]);
-    const [delivery] = await eventually(() => allDeliveries(app.http, webhook.webhookId), (d) => d[0]?.status === 'succeeded');
+    const [delivery] = await eventually(
+      () => allDeliveries(app.http, webhook.webhookId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 503, 200]);
     expect(await activeIds()).toContain(webhook.webhookId);
   });

@@ -78,7 +78,10 @@ describe('a delivery', () => {
         changeCount: 1,
       },
     });
-    const [logged] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'succeeded');
+    const [logged] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(logged).toMatchObject({ id: request!.headers['webhook-id'], status: 'succeeded', nextAttemptAt: null });
   });
 
@@ -106,7 +109,10 @@ describe('a delivery', () => {
 
     const requests = await receiver.waitFor(at, 3);
     expect(requests.map((r) => r.headers['webhook-id'])).toEqual(Array(3).fill(requests[0]!.headers['webhook-id']));
-    const [delivery] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'succeeded');
+    const [delivery] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 503, 200]);
     expect(delivery!.attempts[0]!.error).toMatch(/503/);
     expect(delivery!.attempts[2]!.error).toBeNull();
@@ -122,7 +128,10 @@ describe('a delivery', () => {
     receiver.answer = (request) =>
       request.path === at && receiver.at(at).length === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
     await feed(app, accountId, table.baseId, [update(recordId(), {}, { [table.fieldIds[0]!]: 1 })]);
-    const [delivery] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'succeeded');
+    const [delivery] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     const [first, second] = delivery!.attempts.map((a) => Date.parse(a.attemptedAt));
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([429, 200]);
     expect(second! - first!).toBeGreaterThanOrEqual(1000);
@@ -134,7 +143,10 @@ describe('a delivery', () => {
     let down = true;
     receiver.answer = (request) => (request.path === at && down ? { status: 500 } : { status: 200 });
     await feed(app, accountId, table.baseId, [update(recordId(), {}, { [table.fieldIds[0]!]: 1 })]);
-    const [failed] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'failed');
+    const [failed] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'failed',
+    );
     expect(failed!.attempts).toHaveLength(6); // the first attempt and the five of the schedule
     expect(receiver.at(at)).toHaveLength(6);
 
@@ -144,7 +156,10 @@ describe('a delivery', () => {
     expect(retried.body.delivery).toMatchObject({ id: failed!.id, status: 'pending' });
     const requests = await receiver.waitFor(at, 7);
     expect(requests[6]!.headers['webhook-id']).toBe(failed!.id);
-    const [done] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'succeeded');
+    const [done] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(done!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 500, 500, 500, 200]);
     expect((await http('POST', `/webhooks/${webhook.webhookId}/deliveries/00000000-0000-4000-8000-000000000000/retry`)).status).toBe(404);
   });
@@ -165,7 +180,10 @@ describe('a delivery', () => {
     const requests = await receiver.waitFor(at, 2);
     expect(requests.map((r) => r.headers['webhook-id'])).toEqual([inFlight!.id, inFlight!.id]);
     // The late 400 of the first attempt is recorded, and does not fail the delivery the retry sent again.
-    const [done] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.attempts.length === 2);
+    const [done] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.attempts.length === 2,
+    );
     expect(done!.attempts.map((a) => a.statusCode).sort()).toEqual([200, 400]);
     expect(done!.status).toBe('succeeded');
     await new Promise((r) => setTimeout(r, 300));
@@ -179,7 +197,10 @@ describe('a delivery', () => {
     const { accountId, webhook, http } = await webhookOn(at);
     receiver.answer = (request) => (request.path === at ? { status: 307, headers: { location: receiver.url(target) } } : { status: 200 });
     await feed(app, accountId, table.baseId, [update(recordId(), {}, { [table.fieldIds[0]!]: 1 })]);
-    const [delivery] = await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d[0]?.status === 'failed');
+    const [delivery] = await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d[0]?.status === 'failed',
+    );
     expect(delivery!.attempts).toEqual([expect.objectContaining({ statusCode: 307, error: expect.stringMatching(/redirect/) })]);
     expect(receiver.at(target)).toHaveLength(0);
   });
@@ -260,7 +281,12 @@ describe('reliability', () => {
         webhookUrl: `http://127.0.0.1:${port}/down`,
       });
       const records = [recordId(), recordId(), recordId(), recordId(), recordId()];
-      await feed(local, local.accountId, t.baseId, records.map((r) => change('record_create', { tableId: t.tableId, recordId: r })));
+      await feed(
+        local,
+        local.accountId,
+        t.baseId,
+        records.map((r) => change('record_create', { tableId: t.tableId, recordId: r })),
+      );
       await eventually(
         () => allDeliveries(local.http, webhook.webhookId),
         (d) => d.length === 5 && d.every((x) => x.attempts.length >= 2),
@@ -268,8 +294,13 @@ describe('reliability', () => {
       await outage.start(port);
       const requests = await outage.waitFor('/down', 5);
       expect(requests.map((r) => r.json.data.recordId).sort()).toEqual([...records].sort());
-      const log = await eventually(() => allDeliveries(local.http, webhook.webhookId), (d) => d.every((x) => x.status === 'succeeded'));
-      expect(log.every((d) => d.status === 'succeeded' && d.attempts[0]!.statusCode === null && d.attempts[0]!.error!.includes('ECONNREFUSED'))).toBe(true);
+      const log = await eventually(
+        () => allDeliveries(local.http, webhook.webhookId),
+        (d) => d.every((x) => x.status === 'succeeded'),
+      );
+      expect(
+        log.every((d) => d.status === 'succeeded' && d.attempts[0]!.statusCode === null && d.attempts[0]!.error!.includes('ECONNREFUSED')),
+      ).toBe(true);
     } finally {
       await local.close();
       await outage.stop();
@@ -308,13 +339,27 @@ describe('GET /webhooks/{webhookId}/deliveries', () => {
     const { accountId, webhook, http } = await webhookOn(at, { event: 'record_create' });
     const other = await createWebhook(http, { baseId: table.baseId, event: 'table_create', webhookUrl: receiver.url(nextPath()) });
     const records = Array.from({ length: 5 }, recordId);
-    await feed(app, accountId, table.baseId, records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })));
-    await eventually(() => allDeliveries(http, webhook.webhookId), (d) => d.length === 5 && d.every((x) => x.status === 'succeeded'));
+    await feed(
+      app,
+      accountId,
+      table.baseId,
+      records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })),
+    );
+    await eventually(
+      () => allDeliveries(http, webhook.webhookId),
+      (d) => d.length === 5 && d.every((x) => x.status === 'succeeded'),
+    );
 
     const first = await http('GET', `/webhooks/${webhook.webhookId}/deliveries?limit=2`);
-    expect(first.body.deliveries.map((d: { payload: { data: { recordId: string } } }) => d.payload.data.recordId)).toEqual([records[4], records[3]]);
+    expect(first.body.deliveries.map((d: { payload: { data: { recordId: string } } }) => d.payload.data.recordId)).toEqual([
+      records[4],
+      records[3],
+    ]);
     const second = await http('GET', `/webhooks/${webhook.webhookId}/deliveries?limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.deliveries.map((d: { payload: { data: { recordId: string } } }) => d.payload.data.recordId)).toEqual([records[2], records[1]]);
+    expect(second.body.deliveries.map((d: { payload: { data: { recordId: string } } }) => d.payload.data.recordId)).toEqual([
+      records[2],
+      records[1],
+    ]);
     const third = await http('GET', `/webhooks/${webhook.webhookId}/deliveries?limit=2&cursor=${second.body.nextCursor}`);
     expect(third.body.deliveries).toHaveLength(1);
     expect(third.body.nextCursor).toBeUndefined();

@@ -62,7 +62,10 @@ describe.skipIf(!available)('webhook deliveries on PostgreSQL', () => {
       change('record_update', { tableId: table.tableId, recordId: a, fieldIds: [f], before: { [f]: 1 }, after: { [f]: 2 } }),
     ]);
 
-    const log = await eventually(() => allDeliveries(app.http, webhook.webhookId), (d) => d.length === 2 && d.every((x) => x.status === 'succeeded'));
+    const log = await eventually(
+      () => allDeliveries(app.http, webhook.webhookId),
+      (d) => d.length === 2 && d.every((x) => x.status === 'succeeded'),
+    );
     expect(log.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     const merged = log.find((d) => d.payload.data.recordId === a)!;
     expect(merged.payload.data).toMatchObject({ changeCount: 2, previous: { [f]: 0 }, current: { [f]: 2 } });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Receiver } from './support/receiver.js';
-import { allDeliveries, change, createWebhook, deliveryEnv, demoTable, eventually, feed, recordId, type DemoTable } from './support/webhook-support.js';
+import {
+  allDeliveries,
+  change,
+  createWebhook,
+  deliveryEnv,
+  demoTable,
+  eventually,
+  feed,
+  recordId,
+  type DemoTable,
+} from './support/webhook-support.js';
 
 let app: TestApp;
 let receiver: Receiver;
@@ -27,14 +37,21 @@ type Event = 'record_update' | 'record_create';
 
 /** Webhooks of different events, so a change reaches one of them only. */
 async function webhookTo(path: string, event: Event) {
-  const { webhook } = await createWebhook(app.http, { baseId: table.baseId, event, tableId: table.tableId, webhookUrl: receiver.url(path) });
+  const { webhook } = await createWebhook(app.http, {
+    baseId: table.baseId,
+    event,
+    tableId: table.tableId,
+    webhookUrl: receiver.url(path),
+  });
   return { webhookId: webhook.webhookId, event };
 }
 
 /** Feeds one change and waits until the webhook's log holds `count` finished deliveries. */
 async function deliverOne({ webhookId, event }: { webhookId: string; event: Event }, count: number) {
   const field = table.fieldIds[0]!;
-  await feed(app, app.accountId, table.baseId, [change(event, { tableId: table.tableId, recordId: recordId(), fieldIds: [field], after: { [field]: 'x' } })]);
+  await feed(app, app.accountId, table.baseId, [
+    change(event, { tableId: table.tableId, recordId: recordId(), fieldIds: [field], after: { [field]: 'x' } }),
+  ]);
   return eventually(
     () => allDeliveries(app.http, webhookId),
     (deliveries) => deliveries.length === count && deliveries.every((d) => d.status !== 'pending'),
@@ -64,11 +81,18 @@ describe('pruning old webhook deliveries', () => {
       pendingOld!.id,
     ]);
     const seqsOf = async (ids: string[]) =>
-      (await query<{ seq: number }>(`SELECT seq FROM webhook_delivery WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map((r) => Number(r.seq));
+      (await query<{ seq: number }>(`SELECT seq FROM webhook_delivery WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map((r) =>
+        Number(r.seq),
+      );
     const agedSeqs = await seqsOf(aged);
     const attemptsOf = async (seqs: number[]) =>
       Number(
-        (await query<{ n: number }>(`SELECT COUNT(*) AS n FROM webhook_delivery_attempt WHERE delivery_seq IN (${seqs.map(() => '?').join(', ')})`, seqs))[0]!.n,
+        (
+          await query<{ n: number }>(
+            `SELECT COUNT(*) AS n FROM webhook_delivery_attempt WHERE delivery_seq IN (${seqs.map(() => '?').join(', ')})`,
+            seqs,
+          )
+        )[0]!.n,
       );
     expect(await attemptsOf(agedSeqs)).toBe(3);
 

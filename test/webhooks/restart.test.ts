@@ -16,7 +16,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The service on one database file (and so one generated SECRET_KEY), as a process would be started again. */
 async function start(env: Record<string, string>) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   return startServer(config, createLogger('silent'));
 }
 
@@ -35,7 +41,12 @@ describe('deliveries across a restart', () => {
       webhookUrl: receiver.url('/after-restart'),
     });
     const records = [recordId(), recordId(), recordId()];
-    await feed({ running: first }, account.id, table.baseId, records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })));
+    await feed(
+      { running: first },
+      account.id,
+      table.baseId,
+      records.map((r) => change('record_create', { tableId: table.tableId, recordId: r })),
+    );
     await first.close();
     expect(receiver.at('/after-restart')).toHaveLength(0);
 

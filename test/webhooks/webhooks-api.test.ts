@@ -20,7 +20,14 @@ describe('POST /webhooks', () => {
   it('creates a webhook and shows its whsec_ secret once', async () => {
     const { http } = app;
     const res = await http('POST', '/webhooks', {
-      body: { baseId: table.baseId, event: 'record_update', tableId: table.tableId, columnId: table.fieldIds[1], webhookUrl: ALLOWED, coalesceUpdates: true },
+      body: {
+        baseId: table.baseId,
+        event: 'record_update',
+        tableId: table.tableId,
+        columnId: table.fieldIds[1],
+        webhookUrl: ALLOWED,
+        coalesceUpdates: true,
+      },
     });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['webhook', 'secret']);
@@ -49,7 +56,13 @@ describe('POST /webhooks', () => {
 
   it.each(['record_update', 'column_update', 'column_delete'])('allows a columnId on %s', async (event) => {
     const { http } = app;
-    const { webhook } = await createWebhook(http, { baseId: table.baseId, event, tableId: table.tableId, columnId: table.fieldIds[0], webhookUrl: ALLOWED });
+    const { webhook } = await createWebhook(http, {
+      baseId: table.baseId,
+      event,
+      tableId: table.tableId,
+      columnId: table.fieldIds[0],
+      webhookUrl: ALLOWED,
+    });
     expect(webhook.columnId).toBe(table.fieldIds[0]);
   });
 
@@ -58,15 +71,39 @@ describe('POST /webhooks', () => {
     ['a record event without tableId', (t) => ({ baseId: t.baseId, event: 'record_create' }), /tableId is required/],
     ['a column event with tableId ""', (t) => ({ baseId: t.baseId, event: 'column_create', tableId: '' }), /tableId is required/],
     ['a table event with a tableId', (t) => ({ baseId: t.baseId, event: 'table_update', tableId: t.tableId }), /tableId must be ""/],
-    ['columnId on record_create', (t) => ({ baseId: t.baseId, event: 'record_create', tableId: t.tableId, columnId: t.fieldIds[0] }), /columnId/],
-    ['columnId on record_delete', (t) => ({ baseId: t.baseId, event: 'record_delete', tableId: t.tableId, columnId: t.fieldIds[0] }), /columnId/],
-    ['columnId on column_create', (t) => ({ baseId: t.baseId, event: 'column_create', tableId: t.tableId, columnId: t.fieldIds[0] }), /columnId/],
+    [
+      'columnId on record_create',
+      (t) => ({ baseId: t.baseId, event: 'record_create', tableId: t.tableId, columnId: t.fieldIds[0] }),
+      /columnId/,
+    ],
+    [
+      'columnId on record_delete',
+      (t) => ({ baseId: t.baseId, event: 'record_delete', tableId: t.tableId, columnId: t.fieldIds[0] }),
+      /columnId/,
+    ],
+    [
+      'columnId on column_create',
+      (t) => ({ baseId: t.baseId, event: 'column_create', tableId: t.tableId, columnId: t.fieldIds[0] }),
+      /columnId/,
+    ],
     ['columnId on a table event', (t) => ({ baseId: t.baseId, event: 'table_update', columnId: t.fieldIds[0] }), /columnId/],
     ['a malformed columnId', (t) => ({ baseId: t.baseId, event: 'record_update', tableId: t.tableId, columnId: 'name' }), /columnId/],
-    ['a table the base does not have', (t) => ({ baseId: t.baseId, event: 'record_create', tableId: 'tblAAAAAAAAAAAAAA' }), /no table tblAAAAAAAAAAAAAA/],
-    ['a field the table does not have', (t) => ({ baseId: t.baseId, event: 'column_delete', tableId: t.tableId, columnId: 'fldAAAAAAAAAAAAAA' }), /no field fldAAAAAAAAAAAAAA/],
+    [
+      'a table the base does not have',
+      (t) => ({ baseId: t.baseId, event: 'record_create', tableId: 'tblAAAAAAAAAAAAAA' }),
+      /no table tblAAAAAAAAAAAAAA/,
+    ],
+    [
+      'a field the table does not have',
+      (t) => ({ baseId: t.baseId, event: 'column_delete', tableId: t.tableId, columnId: 'fldAAAAAAAAAAAAAA' }),
+      /no field fldAAAAAAAAAAAAAA/,
+    ],
     ['an unknown body field', (t) => ({ baseId: t.baseId, event: 'table_create', secret: 'mine' }), /secret/],
-    ['coalesceUpdates that is not a boolean', (t) => ({ baseId: t.baseId, event: 'table_create', coalesceUpdates: 'yes' }), /coalesceUpdates/],
+    [
+      'coalesceUpdates that is not a boolean',
+      (t) => ({ baseId: t.baseId, event: 'table_create', coalesceUpdates: 'yes' }),
+      /coalesceUpdates/,
+    ],
   ])('rejects %s with 400', async (_name, body, message) => {
     const res = await app.http('POST', '/webhooks', { body: { webhookUrl: ALLOWED, ...body(table) } });
     expect(res.status).toBe(400);
@@ -74,7 +111,9 @@ describe('POST /webhooks', () => {
   });
 
   it('answers 404 for a base the connection does not see', async () => {
-    const res = await app.http('POST', '/webhooks', { body: { webhookUrl: ALLOWED, baseId: 'appAAAAAAAAAAAAAA', event: 'record_create', tableId: table.tableId } });
+    const res = await app.http('POST', '/webhooks', {
+      body: { webhookUrl: ALLOWED, baseId: 'appAAAAAAAAAAAAAA', event: 'record_create', tableId: table.tableId },
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'not_found', message: expect.stringMatching(/Upstream base appAAAAAAAAAAAAAA not found/) });
   });

@@ -22,7 +22,8 @@ const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
  * answers a page only for paths no API route takes, so webhooks live at `/forwarding`.
  */
 function signedInPage(path: string) {
-  const id = (prefix: string) => (path.startsWith(prefix) && path.length > prefix.length ? decodeURIComponent(path.slice(prefix.length)) : undefined);
+  const id = (prefix: string) =>
+    path.startsWith(prefix) && path.length > prefix.length ? decodeURIComponent(path.slice(prefix.length)) : undefined;
   const baseId = id('/bases/');
   const configId = id('/audit-log/');
   if (path === '/settings') return <SettingsPage />;

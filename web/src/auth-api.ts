@@ -21,7 +21,12 @@ async function call<T>(method: string, path: string, body?: unknown, csrfToken?:
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
   if (res.status === 204) return undefined;
   const data = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
   if (!res.ok) throw new ApiError(data.message ?? `The server answered ${res.status}`, res.status, data.code);

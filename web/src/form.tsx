@@ -20,7 +20,13 @@ export function Field({ label, hint, ...input }: FieldProps) {
 }
 
 /** A password being chosen, with the API's rules as its hint and its length bound (the API checks the rest). */
-export function NewPasswordField({ label, name, value, onValue, note }: {
+export function NewPasswordField({
+  label,
+  name,
+  value,
+  onValue,
+  note,
+}: {
   label: string;
   name: string;
   value: string;
@@ -56,7 +62,13 @@ export const inputValue = (event: Event) => (event.currentTarget as HTMLInputEle
 export const selectValue = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
 
 /** A choice of the connected upstream account's bases, with its visible label and an empty first choice. */
-export function BaseSelect({ id, label, bases, value, onPick }: {
+export function BaseSelect({
+  id,
+  label,
+  bases,
+  value,
+  onPick,
+}: {
   id: string;
   label: string;
   bases: Array<{ restId: string; name: string }>;

@@ -29,7 +29,8 @@ const isSubscription = ({ query }: ApolloLink.Operation) => {
 };
 
 /** Backoff between reconnections: 1 s doubling, at most half a minute (plus jitter so tabs do not reconnect at once). */
-const retryWait = (retries: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(1_000 * 2 ** retries, 30_000) + Math.random() * 1_000));
+const retryWait = (retries: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.min(1_000 * 2 ** retries, 30_000) + Math.random() * 1_000));
 
 /**
  * The socket opens with a page's first subscription and closes a moment after its last (lazy); a dropped one is

@@ -41,7 +41,8 @@ export function UsageChart({ days, limits = NO_LIMITS }: { days: ChartDay[]; lim
         height: 260,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         // A single counted day gets a day on either side (uPlot would stretch it to 86,400,000 s, taking seconds for ms).
-        scales: { x: { time: true, range: (_u, min, max) => (days.length === 1 ? [x[0] - 86_400, x[0] + 86_400] : [min, max]) },
+        scales: {
+          x: { time: true, range: (_u, min, max) => (days.length === 1 ? [x[0] - 86_400, x[0] + 86_400] : [min, max]) },
           // A stack reads from zero.
           y: { range: (_u, _min, max) => [0, Math.max(max, limit ?? 0) * 1.1 || 1] },
         },
@@ -53,7 +54,8 @@ export function UsageChart({ days, limits = NO_LIMITS }: { days: ChartDay[]; lim
             fill: `${COLORS[i % COLORS.length]}33`,
             width: 1.5,
             // The legend shows the table's own value, not the running sum it is drawn at.
-            value: (_u: uPlot, v: number | null, _s: number, d: number | null) => (v == null || d == null ? '—' : format(v - (i ? stacked[i - 1][d] : 0))),
+            value: (_u: uPlot, v: number | null, _s: number, d: number | null) =>
+              v == null || d == null ? '—' : format(v - (i ? stacked[i - 1][d] : 0)),
           })),
         ],
         bands: tables.slice(1).map((_, i) => ({ series: [i + 2, i + 1] as [number, number] })),
@@ -85,7 +87,11 @@ export function UsageChart({ days, limits = NO_LIMITS }: { days: ChartDay[]; lim
           </label>
         ))}
       </fieldset>
-      <div ref={box} role="img" aria-label={`${what} per table over ${days.length} counted days${limitText}; the numbers are in the tables below`} />
+      <div
+        ref={box}
+        role="img"
+        aria-label={`${what} per table over ${days.length} counted days${limitText}; the numbers are in the tables below`}
+      />
       <figcaption>
         {what} per counted day, stacked per table (UTC dates){limit === null ? '' : `; the dashed line is the limit, ${format(limit)}`}.
       </figcaption>

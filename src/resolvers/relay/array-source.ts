@@ -9,8 +9,7 @@ export function arraySource<T, K>(items: T[], keyOf: (item: T) => K, compare: (a
     keyOf,
     load: async ({ after, before, limit, from }: KeysetWindow<K>) => {
       const window = items.filter(
-        (item) =>
-          (after === undefined || compare(keyOf(item), after) > 0) && (before === undefined || compare(keyOf(item), before) < 0),
+        (item) => (after === undefined || compare(keyOf(item), after) > 0) && (before === undefined || compare(keyOf(item), before) < 0),
       );
       return from === 'start' ? window.slice(0, limit) : window.slice(Math.max(0, window.length - limit));
     },

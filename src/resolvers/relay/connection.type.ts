@@ -9,17 +9,26 @@ export class PageInfoType {
   @Field(() => Boolean, { description: 'Whether items precede the first edge (exact, also when paging forward)' })
   hasPreviousPage: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Cursor of the first edge, to page backward with `before`; null when the page is empty' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the first edge, to page backward with `before`; null when the page is empty',
+  })
   startCursor: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Cursor of the last edge, to page forward with `after`; null when the page is empty' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the last edge, to page forward with `after`; null when the page is empty',
+  })
   endCursor: string | null;
 }
 
 /** first/after pages forward, last/before backward; not both first and last; at most 100. */
 @ArgsType()
 export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `Items from the start of the window (0–${MAX_PAGE_SIZE}); without first and last: 50 (30 snapshot days)` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Items from the start of the window (0–${MAX_PAGE_SIZE}); without first and last: 50 (30 snapshot days)`,
+  })
   first?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only items after this cursor' })

@@ -98,7 +98,10 @@ export async function paginate<T, K>(
 function pageSize(args: PagingArgs): { first?: number; last?: number } {
   const first = args.first ?? undefined;
   const last = args.last ?? undefined;
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value !== undefined && (value < 0 || value > MAX_PAGE_SIZE)) {
       throw invalidRequest(`${name} must be between 0 and ${MAX_PAGE_SIZE}`);
     }

@@ -3,7 +3,10 @@ import type { UpstreamBase, UpstreamTable } from '../../upstream/types.js';
 import { toGlobalId } from '../relay/global-id.js';
 import { Node } from './node.type.js';
 
-@ObjectType('AirtableBase', { implements: Node, description: 'A base the account’s upstream connection can see (REST GET /airtable/bases)' })
+@ObjectType('AirtableBase', {
+  implements: Node,
+  description: 'A base the account’s upstream connection can see (REST GET /airtable/bases)',
+})
 export class AirtableBaseType extends Node {
   @Field(() => String, { description: 'The upstream base id (app…; `id` in REST)' })
   restId: string;

@@ -37,7 +37,8 @@ export class ApiCallUsageType {
   total: number;
 
   @Field(() => SafeIntResolver, {
-    description: 'This month: the total at the pace so far by the month’s end (total × month length ÷ time elapsed, at least one day); a past month: its total',
+    description:
+      'This month: the total at the pace so far by the month’s end (total × month length ÷ time elapsed, at least one day); a past month: its total',
   })
   projected: number;
 

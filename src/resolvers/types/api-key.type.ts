@@ -20,7 +20,10 @@ export class ApiKeyType extends Node {
   @Field(() => DateTimeResolver, { description: 'When the key was made (UTC)' })
   createdAt: Date;
 
-  @Field(() => DateTimeResolver, { nullable: true, description: 'When the key last authenticated a request (UTC, up to a minute late); null: never' })
+  @Field(() => DateTimeResolver, {
+    nullable: true,
+    description: 'When the key last authenticated a request (UTC, up to a minute late); null: never',
+  })
   lastUsedAt: Date | null;
 }
 

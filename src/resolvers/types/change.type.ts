@@ -10,7 +10,8 @@ import { Node } from './node.type.js';
 /** One logged change (REST `records[]` of GET /monitoring-config/{id}/changes); its config is resolved by ChangeResolver. */
 @ObjectType('Change', {
   implements: Node,
-  description: 'One logged change of a monitored base: one record, field or table touched (REST `records[]` of GET /monitoring-config/{id}/changes)',
+  description:
+    'One logged change of a monitored base: one record, field or table touched (REST `records[]` of GET /monitoring-config/{id}/changes)',
 })
 export class ChangeType extends Node {
   @Field(() => String, { description: 'The service’s stable id of this change (`id` in REST)' })
@@ -51,7 +52,10 @@ export class ChangeType extends Node {
   @Field(() => ChangeSourceEnum, { description: 'Where the change came from, as the upstream reports it' })
   source: ChangeSource;
 
-  @Field(() => String, { nullable: true, description: 'E-mail of the upstream user who made the change; null when the upstream names nobody' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail of the upstream user who made the change; null when the upstream names nobody',
+  })
   userEmail: string | null;
 
   @Field(() => String, { nullable: true, description: 'Name of that user; null when the upstream names nobody' })
@@ -116,7 +120,10 @@ export class ChangeFilterInput {
   })
   to?: string | null;
 
-  @Field(() => TimeZoneResolver, { nullable: true, description: 'The zone in which `from` and `to` are read: UTC (the default) or an IANA zone id' })
+  @Field(() => TimeZoneResolver, {
+    nullable: true,
+    description: 'The zone in which `from` and `to` are read: UTC (the default) or an IANA zone id',
+  })
   timezone?: string | null;
 }
 

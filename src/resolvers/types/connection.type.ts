@@ -23,7 +23,9 @@ export const ConnectionStatusEnum = serviceEnum<UpstreamConnectionStatus>(
   },
 );
 
-@ObjectType('UpstreamConnection', { description: 'The account’s own connection to the upstream platform (REST GET /connection); never its tokens' })
+@ObjectType('UpstreamConnection', {
+  description: 'The account’s own connection to the upstream platform (REST GET /connection); never its tokens',
+})
 export class ConnectionType {
   @Field(() => ConnectionKindEnum, { description: 'OAuth grant or personal access token' })
   kind: UpstreamConnectionKind;

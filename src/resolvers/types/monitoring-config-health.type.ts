@@ -9,8 +9,7 @@ export const MonitoringHealthStateEnum = serviceEnum<MonitoringHealthState>(
   {
     ok: 'Nothing known to be wrong',
     monitored_base_missing: 'The logged base is gone upstream (or no longer shared with the connection): no more changes can be read',
-    changes_table_missing:
-      'The Changes table, or the base holding it, is gone: nothing is written; changes keep being logged and wait',
+    changes_table_missing: 'The Changes table, or the base holding it, is gone: nothing is written; changes keep being logged and wait',
     error: 'Writing to the Changes table fails for another reason (see lastError)',
   },
 );

@@ -23,7 +23,9 @@ export class MonitoringConfigType extends Node {
   @Field(() => String, { description: 'The monitored base’s name upstream, as read when the config was made' })
   baseName: string;
 
-  @Field(() => String, { description: 'The upstream workspace (wsp…) as given on create; "" when not given (the upstream API does not tell it)' })
+  @Field(() => String, {
+    description: 'The upstream workspace (wsp…) as given on create; "" when not given (the upstream API does not tell it)',
+  })
   workspaceId: string;
 
   @Field(() => ID, { description: 'The upstream base (app…) holding the Changes table' })
@@ -41,7 +43,10 @@ export class MonitoringConfigType extends Node {
   @Field(() => MonitoringScopeEnum, { description: 'Which changes are logged; a change of scope applies to changes ingested from then on' })
   scope: MonitoringScope;
 
-  @Field(() => TimeZoneResolver, { description: 'The config’s time zone (IANA id or UTC; default UTC), kept as set: ChangeFilter’s `from` and `to` are read in the filter’s own `timezone`' })
+  @Field(() => TimeZoneResolver, {
+    description:
+      'The config’s time zone (IANA id or UTC; default UTC), kept as set: ChangeFilter’s `from` and `to` are read in the filter’s own `timezone`',
+  })
   timezone: string;
 
   @Field(() => DateTimeResolver, { description: 'When the config was made (UTC)' })

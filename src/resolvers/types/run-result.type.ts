@@ -22,12 +22,16 @@ export class RunResultType {
   @Field(() => SafeIntResolver, { description: 'Records in all tables' })
   totalRecords: number;
 
-  @Field(() => SafeIntResolver, { description: 'Bytes of attachment storage in all tables (an attachment the upstream has not sized yet counts 0)' })
+  @Field(() => SafeIntResolver, {
+    description: 'Bytes of attachment storage in all tables (an attachment the upstream has not sized yet counts 0)',
+  })
   totalAttachmentBytes: number;
 
   @Field(() => SafeIntResolver, { description: 'Attachments (files) in all tables' })
   totalFileCount: number;
 
-  @Field(() => LocalDateResolver, { description: 'The day (YYYY-MM-DD, in the base’s time zone) stored with these counts; a second count that day replaces it' })
+  @Field(() => LocalDateResolver, {
+    description: 'The day (YYYY-MM-DD, in the base’s time zone) stored with these counts; a second count that day replaces it',
+  })
   snapshotDate: string;
 }

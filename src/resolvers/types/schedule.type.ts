@@ -9,7 +9,8 @@ export const ScheduledRunStatus = serviceEnum<UsageRunStatus>(
   {
     running: 'Counting now',
     ok: 'Counted; the day’s snapshot is stored',
-    failed: 'Failed (see error); retried with backoff up to 3 times (by default), a paused account’s count not at all; the next day counts again',
+    failed:
+      'Failed (see error); retried with backoff up to 3 times (by default), a paused account’s count not at all; the next day counts again',
   },
 );
 export type ScheduledRunStatus = UsageRunStatus;

@@ -54,10 +54,16 @@ export class SnapshotDayType extends Node {
   @Field(() => SnapshotTotalsType, { description: 'The sums over `tables`' })
   totals: SnapshotTotalsType;
 
-  @Field(() => Int, { nullable: true, description: 'Upstream API requests the day’s count spent, retries included (0 when carried over); null for counts made before they were counted' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Upstream API requests the day’s count spent, retries included (0 when carried over); null for counts made before they were counted',
+  })
   apiCalls: number | null;
 
-  @Field(() => Boolean, { description: 'No count was needed: with countOnlyWhenChanged and no change logged since, the last full count’s figures carried over' })
+  @Field(() => Boolean, {
+    description: 'No count was needed: with countOnlyWhenChanged and no change logged since, the last full count’s figures carried over',
+  })
   carriedOver: boolean;
 
   /** The REST id of its usage base (not a GraphQL field). */

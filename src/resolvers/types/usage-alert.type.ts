@@ -7,10 +7,14 @@ import { toGlobalId } from '../relay/global-id.js';
 import { serviceEnum } from './graphql-enum.js';
 import { Node } from './node.type.js';
 
-export const UsageMetricEnum = serviceEnum<UsageMetric>('UsageMetric', 'What a limit caps. REST spells the values in lower case (`records`).', {
-  records: 'Records of the base',
-  storage: 'Bytes of attachment storage of the base',
-});
+export const UsageMetricEnum = serviceEnum<UsageMetric>(
+  'UsageMetric',
+  'What a limit caps. REST spells the values in lower case (`records`).',
+  {
+    records: 'Records of the base',
+    storage: 'Bytes of attachment storage of the base',
+  },
+);
 
 @ObjectType('UsageAlert', {
   implements: Node,
@@ -50,17 +54,17 @@ export class UsageAlertType extends Node {
 
 export const toUsageAlertType = (alert: UsageAlert): UsageAlertType =>
   Object.assign(new UsageAlertType(), {
-  id: toGlobalId('UsageAlert', alert.id),
-  restId: alert.id,
-  usageBaseId: alert.usageBaseId,
-  baseId: alert.baseId,
-  metric: alert.metric,
-  threshold: alert.threshold,
-  value: alert.value,
-  limit: alert.limit,
-  percent: percentOf(alert.value, alert.limit),
-  date: alert.date,
-  createdAt: alert.createdAt,
+    id: toGlobalId('UsageAlert', alert.id),
+    restId: alert.id,
+    usageBaseId: alert.usageBaseId,
+    baseId: alert.baseId,
+    metric: alert.metric,
+    threshold: alert.threshold,
+    value: alert.value,
+    limit: alert.limit,
+    percent: percentOf(alert.value, alert.limit),
+    date: alert.date,
+    createdAt: alert.createdAt,
   });
 
 export const UsageAlertConnection = connectionType('UsageAlert', UsageAlertType);

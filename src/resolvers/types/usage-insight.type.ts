@@ -5,12 +5,16 @@ import type { ForecastStatus } from '../../services/usage-insight/forecast.js';
 import { serviceEnum } from './graphql-enum.js';
 import { UsageMetricEnum } from './usage-alert.type.js';
 
-export const ForecastStatusEnum = serviceEnum<ForecastStatus>('UsageForecastStatus', 'What a forecast could say. REST spells the values in lower case (`not_within_a_year`).', {
-  ok: 'reachesOn is the day the limit is reached at the recent pace (the newest count’s day when it is reached already)',
-  not_enough_history: 'Fewer than 7 days counted in the last 30',
-  not_within_a_year: 'The pace is flat or shrinking, or reaches the limit more than 365 days out',
-  no_limit: 'The base has no limit for this metric',
-});
+export const ForecastStatusEnum = serviceEnum<ForecastStatus>(
+  'UsageForecastStatus',
+  'What a forecast could say. REST spells the values in lower case (`not_within_a_year`).',
+  {
+    ok: 'reachesOn is the day the limit is reached at the recent pace (the newest count’s day when it is reached already)',
+    not_enough_history: 'Fewer than 7 days counted in the last 30',
+    not_within_a_year: 'The pace is flat or shrinking, or reaches the limit more than 365 days out',
+    no_limit: 'The base has no limit for this metric',
+  },
+);
 
 @ObjectType('UsageForecast', { description: 'When a limit is reached at the recent pace (REST GET /usage/bases/{id}/forecast)' })
 export class UsageForecastType {
@@ -51,12 +55,19 @@ export class UsageCountDayType {
   carriedOver: boolean;
 }
 
-@ObjectType('UsageCounting', { description: 'What the daily count costs upstream, and whether it is skipped on days without changes (REST GET /usage/bases/{id}/counting)' })
+@ObjectType('UsageCounting', {
+  description:
+    'What the daily count costs upstream, and whether it is skipped on days without changes (REST GET /usage/bases/{id}/counting)',
+})
 export class UsageCountingType {
-  @Field(() => Boolean, { description: 'Skip the scheduled count on a day the audit log shows no change (a full count still runs every 7 days)' })
+  @Field(() => Boolean, {
+    description: 'Skip the scheduled count on a day the audit log shows no change (a full count still runs every 7 days)',
+  })
   countOnlyWhenChanged: boolean;
 
-  @Field(() => Boolean, { description: 'Whether a monitoring config with scope ALL logs every change of the base, which a skipped count relies on' })
+  @Field(() => Boolean, {
+    description: 'Whether a monitoring config with scope ALL logs every change of the base, which a skipped count relies on',
+  })
   auditWatched: boolean;
 
   @Field(() => [UsageCountDayType], { description: 'The last 30 counted days, newest first' })

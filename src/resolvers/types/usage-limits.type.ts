@@ -16,9 +16,14 @@ export const UsagePlan = serviceEnum<NonNullable<UsageLimits['plan']>>(
 );
 export type UsagePlan = NonNullable<UsageLimits['plan']>;
 
-@ObjectType('UsageLimits', { description: 'A tracked base’s record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)' })
+@ObjectType('UsageLimits', {
+  description: 'A tracked base’s record and storage limits and alert thresholds (REST GET /usage/bases/{id}/limits)',
+})
 export class UsageLimitsType {
-  @Field(() => UsagePlan, { nullable: true, description: 'The plan the limits come from, CUSTOM for numbers of the base’s own; null: no limits' })
+  @Field(() => UsagePlan, {
+    nullable: true,
+    description: 'The plan the limits come from, CUSTOM for numbers of the base’s own; null: no limits',
+  })
   plan: UsagePlan | null;
 
   @Field(() => SafeIntResolver, { nullable: true, description: 'Records the base may hold; null: no limit' })

@@ -33,7 +33,9 @@ export class WebhookType extends Node {
   columnId: string | null;
 
   // A String, not the URL scalar: that one would answer a normalised spelling, not the URL as registered.
-  @Field(() => String, { description: 'Where deliveries are POSTed, in the normal form it was stored in (https, or http for allow-listed hosts)' })
+  @Field(() => String, {
+    description: 'Where deliveries are POSTed, in the normal form it was stored in (https, or http for allow-listed hosts)',
+  })
   webhookUrl: string;
 
   @Field(() => Boolean, {
@@ -55,7 +57,8 @@ export const WebhookDeliveryStatus = serviceEnum<DeliveryStatus>(
   {
     pending: 'Not sent yet, or waiting for its next attempt (nextAttemptAt)',
     succeeded: 'The receiver answered 2xx',
-    failed: 'Given up: retries ran out (about a day by default), the answer was final (a redirect, or a 4xx other than 408 and 429), or the webhook ended while it was pending',
+    failed:
+      'Given up: retries ran out (about a day by default), the answer was final (a redirect, or a 4xx other than 408 and 429), or the webhook ended while it was pending',
   },
 );
 export type WebhookDeliveryStatus = DeliveryStatus;
@@ -102,7 +105,9 @@ export class WebhookDeliveryType extends Node {
   @Field(() => DateTimeResolver, { description: 'When its state last changed (UTC): an attempt, a coalesced update, a retry' })
   updatedAt: Date;
 
-  @Field(() => JSONObjectResolver, { description: 'The signed JSON body POSTed to the URL (REST schema WebhookEvent; its values in REST spelling)' })
+  @Field(() => JSONObjectResolver, {
+    description: 'The signed JSON body POSTed to the URL (REST schema WebhookEvent; its values in REST spelling)',
+  })
   payload: Record<string, unknown>;
 
   @Field(() => [WebhookDeliveryAttemptType], { description: 'Every attempt so far, oldest first' })

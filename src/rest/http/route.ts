@@ -7,11 +7,7 @@ import { JsonBody } from './json-body.js';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503;
 
 /** One REST operation, declared once: the router validates with these schemas and the OpenAPI document prints them. */
-export interface RouteSpec<
-  P extends ZodType = ZodType,
-  Q extends ZodType = ZodType,
-  B extends ZodType = ZodType,
-> {
+export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form: /usage/bases/{id} */
   path: string;

@@ -7,7 +7,10 @@ import { isKnownScope } from './scopes.js';
 import { PERMISSION_LEVELS } from './user-directory.js';
 
 const newUser = z.strictObject({
-  email: z.string().trim().regex(/^[^@\s]+@[^@\s]+$/, 'an email address'),
+  email: z
+    .string()
+    .trim()
+    .regex(/^[^@\s]+@[^@\s]+$/, 'an email address'),
   name: z.string().trim().min(1).max(200).optional(),
 });
 const newBase = z.strictObject({ name: z.string().trim().min(1).max(200) });

@@ -31,7 +31,13 @@ export function checkAuthorizeRequest(params: URLSearchParams, clients: OAuthCli
   }
   const redirectUri = redirectUris[0]!;
   const state = params.get('state') ?? undefined;
-  const refuse = (error: AuthorizeErrorCode, description: string): AuthorizeCheck => ({ kind: 'redirect', redirectUri, error, description, state });
+  const refuse = (error: AuthorizeErrorCode, description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    redirectUri,
+    error,
+    description,
+    state,
+  });
 
   const repeated = PARAMETERS.find((name) => params.getAll(name).length > 1);
   if (repeated) return refuse('invalid_request', `The parameter ${repeated} was given more than once.`);

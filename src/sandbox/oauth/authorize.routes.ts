@@ -56,7 +56,8 @@ function validRequest(params: URLSearchParams, auth: SandboxAuth, res: Response,
   const check = checkAuthorizeRequest(params, auth.clients);
   if (check.kind === 'valid') return check.request;
   if (check.kind === 'page') sendPage(res, 400, errorPage(check.message));
-  else res.redirect(status, redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
+  else
+    res.redirect(status, redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
   return undefined;
 }
 

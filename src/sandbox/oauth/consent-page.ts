@@ -71,7 +71,10 @@ export function errorPage(message: string): string {
 
 function requestSummary(context: ConsentContext): string {
   const items = context.scopes
-    .map((scope) => `<li><code>${escapeHtml(scope)}</code>${SCOPE_DESCRIPTIONS[scope] ? `: ${escapeHtml(SCOPE_DESCRIPTIONS[scope])}` : ''}</li>`)
+    .map(
+      (scope) =>
+        `<li><code>${escapeHtml(scope)}</code>${SCOPE_DESCRIPTIONS[scope] ? `: ${escapeHtml(SCOPE_DESCRIPTIONS[scope])}` : ''}</li>`,
+    )
     .join('\n');
   return `<p>The integration <strong>${escapeHtml(context.clientId)}</strong> asks to:</p>\n<ul>\n${items}\n</ul>`;
 }

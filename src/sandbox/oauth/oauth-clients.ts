@@ -24,7 +24,10 @@ export interface StoredOAuthClient {
 }
 
 const configSchema = z.strictObject({
-  clientId: z.string().regex(/^[A-Za-z0-9._~-]{1,200}$/, 'clientId: 1–200 characters of A-Z a-z 0-9 . _ ~ -').optional(),
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{1,200}$/, 'clientId: 1–200 characters of A-Z a-z 0-9 . _ ~ -')
+    .optional(),
   clientSecret: z.string().min(1).max(500).optional(),
   redirectUris: z
     .array(z.string().refine((uri) => URL.canParse(uri) && /^https?:$/.test(new URL(uri).protocol), 'an absolute http(s) URL'))

@@ -5,8 +5,16 @@ import { invalidControlSettings } from '../sandbox-errors.js';
 import { parseClientConfig, toClientResponse } from './oauth-clients.js';
 
 const consentBody = z.union([
-  z.strictObject({ userId: z.string().min(1), baseIds: z.union([z.literal('all'), z.array(z.string().min(1))]), deny: z.literal(false).optional() }),
-  z.strictObject({ userId: z.string().min(1), baseIds: z.union([z.literal('all'), z.array(z.string().min(1))]).optional(), deny: z.literal(true) }),
+  z.strictObject({
+    userId: z.string().min(1),
+    baseIds: z.union([z.literal('all'), z.array(z.string().min(1))]),
+    deny: z.literal(false).optional(),
+  }),
+  z.strictObject({
+    userId: z.string().min(1),
+    baseIds: z.union([z.literal('all'), z.array(z.string().min(1))]).optional(),
+    deny: z.literal(true),
+  }),
 ]);
 
 /** Sandbox-only, under `/_control` (admin token): OAuth integrations, grants, and the consent shortcut. */

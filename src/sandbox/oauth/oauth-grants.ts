@@ -88,7 +88,11 @@ export class OAuthGrants {
   createGrant(authorization: Authorization): TokenResponse {
     const now = this.now();
     const id = `oag${randomAlnum(14)}`;
-    const access = newAccessToken({ userId: authorization.userId, expiresAt: now + ACCESS_TOKEN_LIFETIME_MS, clientId: authorization.clientId });
+    const access = newAccessToken({
+      userId: authorization.userId,
+      expiresAt: now + ACCESS_TOKEN_LIFETIME_MS,
+      clientId: authorization.clientId,
+    });
     const refresh = newRefreshToken();
     const grant: StoredGrant = {
       ...authorization,
@@ -111,7 +115,8 @@ export class OAuthGrants {
     const rotated = this.byRotated.get(hash);
     if (rotated && rotated.clientId === clientId && rotated.rotated && now < rotated.rotated.at + this.graceMs) throw refreshConflict();
     const grant = this.byRefresh.get(hash);
-    if (!grant || grant.clientId !== clientId) throw tokenError('invalid_grant', 'The refresh token is invalid, expired, revoked or already used.');
+    if (!grant || grant.clientId !== clientId)
+      throw tokenError('invalid_grant', 'The refresh token is invalid, expired, revoked or already used.');
     if (now >= grant.refresh.expiresAt) throw tokenError('invalid_grant', 'The refresh token has expired.');
     let scopes = grant.scopes;
     if (scope !== undefined) {

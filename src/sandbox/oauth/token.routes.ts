@@ -38,7 +38,8 @@ export function createTokenRouter(auth: SandboxAuth): Router {
         if (verifier === null || !CODE_VERIFIER_PATTERN.test(verifier)) {
           throw tokenError('invalid_request', 'code_verifier is required: 43 to 128 characters of A-Z a-z 0-9 . - _');
         }
-        if (s256(verifier) !== redeemed.codeChallenge) throw tokenError('invalid_grant', 'code_verifier does not match the code_challenge.');
+        if (s256(verifier) !== redeemed.codeChallenge)
+          throw tokenError('invalid_grant', 'code_verifier does not match the code_challenge.');
         const { clientId, userId, scopes, baseIds } = redeemed;
         res.json(auth.grants.createGrant({ clientId, userId, scopes, baseIds }));
         return;

@@ -42,10 +42,13 @@ export class StateSaver {
     if (this.closed) return;
     this.dirty = true;
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.save();
-    }, Math.max(this.options.delayMs, this.lastSaveMs * MAX_SAVE_SHARE));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.save();
+      },
+      Math.max(this.options.delayMs, this.lastSaveMs * MAX_SAVE_SHARE),
+    );
     this.timer.unref();
   }
 
@@ -80,7 +83,8 @@ export class StateSaver {
     } catch (error) {
       // Kept dirty: the next change, or close(), tries again. Warned once per run of failures.
       this.dirty = true;
-      if (!this.failing) this.options.logger.warn({ path: this.path, err: { message: (error as Error).message } }, 'could not save the sandbox state');
+      if (!this.failing)
+        this.options.logger.warn({ path: this.path, err: { message: (error as Error).message } }, 'could not save the sandbox state');
       this.failing = true;
     }
   }

@@ -48,9 +48,7 @@ const auth = z.object({
     collaborators: z.array(z.tuple([id, z.array(z.tuple([id, level]))])),
   }),
   personalTokens: z.array(z.object({ id, hash, userId: id, scopes: scopeGrant, baseIds: baseGrant, createdAt: z.string() })),
-  clients: z.array(
-    z.object({ clientId: id, secretHash: hash.nullable(), redirectUris: z.array(z.string()), scopes: z.array(z.string()) }),
-  ),
+  clients: z.array(z.object({ clientId: id, secretHash: hash.nullable(), redirectUris: z.array(z.string()), scopes: z.array(z.string()) })),
   grants: z.array(
     z.object({
       id,

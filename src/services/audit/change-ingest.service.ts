@@ -78,7 +78,8 @@ export class ChangeIngestService {
         if (!moved) {
           // No one watching the base sees it any more: stop reading it (the upkeep looks again daily) rather than
           // failing every poll for ever.
-          if ((await this.access.lostOn(error, watch.accountId, watch.baseId)) && (await this.watches.markLostIfUnseen(watch))) return total;
+          if ((await this.access.lostOn(error, watch.accountId, watch.baseId)) && (await this.watches.markLostIfUnseen(watch)))
+            return total;
           throw error;
         }
         movedOnce = true;
@@ -92,9 +93,7 @@ export class ChangeIngestService {
       const consumed = failedAt === -1 ? payloads.length : failedAt + 1;
       const names = JSON.parse(watch.tableNames) as TableNames;
       await this.learnTableNames(upstream, watch.baseId, usable, names);
-      const changes = usable.flatMap((payload, i) =>
-        translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names),
-      );
+      const changes = usable.flatMap((payload, i) => translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names));
       const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + consumed;
       // Who gets the page is decided once it has been read: a connection changed meanwhile counts as it is now.
       const base: IngestedBase = {
@@ -104,9 +103,7 @@ export class ChangeIngestService {
       };
       let logged: Map<string, ChangeEntry[]>;
       try {
-        logged = await this.dataSource.transaction((manager) =>
-          this.commitPage(manager, reading, base, changes, nextCursor, names),
-        );
+        logged = await this.dataSource.transaction((manager) => this.commitPage(manager, reading, base, changes, nextCursor, names));
       } catch (error) {
         if (error instanceof CursorMoved) return total;
         throw error;

@@ -6,6 +6,10 @@ import { z } from 'zod';
  */
 export const ChangePosition = z.strictObject({
   occurredAt: z.iso.datetime({ precision: 3 }),
-  id: z.number().int().positive().max(2 ** 48 - 1),
+  id: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 48 - 1),
 });
 export type ChangePosition = z.infer<typeof ChangePosition>;

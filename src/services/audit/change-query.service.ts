@@ -129,7 +129,11 @@ export class ChangeQueryService {
    * The same unbounded window (no positions) of several configs in ONE statement, by config id: a list of configs
    * with their latest changes costs one page query, not one per config (only several filters add their probes).
    */
-  async windows(configs: ChangeLogRef[], query: ChangeFilterQuery, window: Pick<ChangeWindow, 'limit' | 'end'>): Promise<Map<string, ChangeRecord[]>> {
+  async windows(
+    configs: ChangeLogRef[],
+    query: ChangeFilterQuery,
+    window: Pick<ChangeWindow, 'limit' | 'end'>,
+  ): Promise<Map<string, ChangeRecord[]>> {
     const found = new Map<string, ChangeRecord[]>();
     const missing: ChangeLogRef[] = [];
     for (const config of configs) {
@@ -142,7 +146,13 @@ export class ChangeQueryService {
     const order: PageOrder = window.end === 'newest' ? 'desc' : 'asc';
     const filters = this.filtersOf(query);
     const pages = await Promise.all(
-      missing.map(async ({ id: configId }) => ({ configId, filters, lead: await this.leadFor(configId, filters, order), limit: window.limit, order })),
+      missing.map(async ({ id: configId }) => ({
+        configId,
+        filters,
+        lead: await this.leadFor(configId, filters, order),
+        limit: window.limit,
+        order,
+      })),
     );
     const rowsOf = new Map<string, ChangeRow[]>(missing.map((config) => [config.id, []]));
     // pagesSql selects each row's config id after the change columns.
@@ -161,7 +171,9 @@ export class ChangeQueryService {
     const counts = new Map(configIds.map((id) => [id, 0]));
     if (configIds.length === 0) return counts;
     const filters = this.filtersOf(query);
-    const parts = await Promise.all(configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters) })));
+    const parts = await Promise.all(
+      configIds.map(async (configId) => ({ configId, filters, lead: await this.leadFor(configId, filters) })),
+    );
     for (const [configId, n] of await this.read(countsSql(this.dataSource, parts))) counts.set(configId as string, Number(n));
     return counts;
   }

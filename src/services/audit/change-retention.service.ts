@@ -18,8 +18,14 @@ export class ChangeRetentionService {
       const ids = await changeEntriesBefore(this.dataSource, cutoff, CHUNK);
       if (!ids.length) return deleted;
       await this.dataSource.transaction(async (manager) => {
-        await bumpChangeVersions(manager, ids.map((r) => r.configId));
-        await deleteChangeEntries(manager, ids.map((r) => Number(r.id)));
+        await bumpChangeVersions(
+          manager,
+          ids.map((r) => r.configId),
+        );
+        await deleteChangeEntries(
+          manager,
+          ids.map((r) => Number(r.id)),
+        );
       });
       deleted += ids.length;
     }

@@ -21,7 +21,22 @@ export function positionOf(row: ChangeRow): ChangePosition {
 }
 
 export function toChangeRecord(row: ChangeRow): ChangeRecord {
-  const [id, monitoringRecordId, occurredAt, eventType, kind, tableId, tableName, recordId, fieldIds, source, userEmail, userName, before, after] = row;
+  const [
+    id,
+    monitoringRecordId,
+    occurredAt,
+    eventType,
+    kind,
+    tableId,
+    tableName,
+    recordId,
+    fieldIds,
+    source,
+    userEmail,
+    userName,
+    before,
+    after,
+  ] = row;
   return {
     id: String(id),
     monitoringRecordId: monitoringRecordId as Text,
@@ -46,7 +61,22 @@ export function toChangeRecord(row: ChangeRow): ChangeRecord {
  * they are.
  */
 export function changeRecordJson(row: ChangeRow): string {
-  const [id, monitoringRecordId, occurredAt, eventType, kind, tableId, tableName, recordId, fieldIds, source, userEmail, userName, before, after] = row;
+  const [
+    id,
+    monitoringRecordId,
+    occurredAt,
+    eventType,
+    kind,
+    tableId,
+    tableName,
+    recordId,
+    fieldIds,
+    source,
+    userEmail,
+    userName,
+    before,
+    after,
+  ] = row;
   const text = JSON.stringify;
   return (
     `{"id":${text(String(id))},"monitoringRecordId":${text(monitoringRecordId)},"occurredAt":${text(occurredAt)},` +
@@ -73,7 +103,8 @@ export class ChangeRows {
 
   /** The first `count` rows as one JSON array, for a response. */
   json(count: number): RawJson {
-    if (this.rendered?.count !== count) this.rendered = { count, json: new RawJson(`[${this.rows.slice(0, count).map(changeRecordJson).join(',')}]`) };
+    if (this.rendered?.count !== count)
+      this.rendered = { count, json: new RawJson(`[${this.rows.slice(0, count).map(changeRecordJson).join(',')}]`) };
     return this.rendered.json;
   }
 

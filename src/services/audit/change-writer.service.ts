@@ -8,7 +8,12 @@ import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import { KeyedMutex } from '../keyed-mutex.js';
-import { claimOutboxRows, joinOutboxRetry, pendingOutboxConfigs, rescheduleOutboxRows } from '../../repositories/change-outbox.repository.js';
+import {
+  claimOutboxRows,
+  joinOutboxRetry,
+  pendingOutboxConfigs,
+  rescheduleOutboxRows,
+} from '../../repositories/change-outbox.repository.js';
 import { bumpChangeVersions } from '../../repositories/change-version.js';
 import { changesTableRow, ENTRY_ID_FIELD } from './changes-table.js';
 import { mayBeMissing, type ConfigHealthService } from './config-health.service.js';
@@ -90,7 +95,12 @@ export class ChangeWriterService {
       }
       const token = randomUUID();
       // Claimed atomically: another process draining the same config skips rows it did not claim.
-      await claimOutboxRows(this.dataSource, due.map((r) => r.entryId), token, new Date(Date.now() + WRITE_LEASE_MS));
+      await claimOutboxRows(
+        this.dataSource,
+        due.map((r) => r.entryId),
+        token,
+        new Date(Date.now() + WRITE_LEASE_MS),
+      );
       const claimed = await outbox.find({ where: { batchToken: token }, order: { entryId: 'ASC' } });
       if (!claimed.length) continue;
       const entries = await this.dataSource.getRepository(ChangeEntry).find({
@@ -105,7 +115,10 @@ export class ChangeWriterService {
           {},
           AbortSignal.timeout(WRITE_DEADLINE_MS),
         );
-        await this.markWritten(config.id, entries.map((e, i) => [e.id, created[i]!.id]));
+        await this.markWritten(
+          config.id,
+          entries.map((e, i) => [e.id, created[i]!.id]),
+        );
         written += entries.length;
       } catch (error) {
         const refused = isUpstreamRequestError(error) && (error.upstreamStatus ?? 0) >= 400;

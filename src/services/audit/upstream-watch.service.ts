@@ -292,7 +292,10 @@ export class UpstreamWatchService {
         this.options.logger.warn({ baseId: watch.baseId, holder: accountId }, 'upstream watch moved to another account');
         return moved;
       } catch (error) {
-        this.options.logger.warn({ err: safeError(error), baseId: watch.baseId, candidate: accountId }, 'could not move the upstream watch');
+        this.options.logger.warn(
+          { err: safeError(error), baseId: watch.baseId, candidate: accountId },
+          'could not move the upstream watch',
+        );
       }
     }
     return null;

@@ -109,7 +109,10 @@ export class AccessTokenService {
     const mine = { accountId: row.accountId, tokenVersion: row.tokenVersion, refreshingUntil: claim };
     if (!this.oauth || !row.refreshToken) {
       await this.repository.update(mine, { refreshingUntil: null });
-      this.logger.error({ accountId: row.accountId }, 'an OAuth connection cannot be refreshed: AIRTABLE_OAUTH_CLIENT_ID is not configured');
+      this.logger.error(
+        { accountId: row.accountId },
+        'an OAuth connection cannot be refreshed: AIRTABLE_OAUTH_CLIENT_ID is not configured',
+      );
       throw new AppError('upstream_error', 'The upstream connection cannot be refreshed on this deployment');
     }
     let grant: TokenGrant;

@@ -20,7 +20,6 @@ export interface ConnectionView {
   lastError: string | null;
 }
 
-
 /** Who an upstream token acts for, as whoami tells it. */
 interface UpstreamIdentity {
   id: string;

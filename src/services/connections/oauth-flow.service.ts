@@ -64,7 +64,10 @@ export class OAuthFlowService {
    * (without it, someone else's authorization URL consented in a victim's browser would connect the victim's upstream
    * account to theirs). The state is spent whatever the outcome, once the binding matches.
    */
-  async complete({ code, state, error }: OAuthCallback, browserBinding: string | undefined): Promise<{ accountId: string; connection: ConnectionView }> {
+  async complete(
+    { code, state, error }: OAuthCallback,
+    browserBinding: string | undefined,
+  ): Promise<{ accountId: string; connection: ConnectionView }> {
     const oauth = this.requireOAuth();
     if (!state) throw new OAuthRefusal('expired', UNKNOWN_STATE);
     if (!browserBinding || stateOf(browserBinding) !== state) {
@@ -91,7 +94,10 @@ export class OAuthFlowService {
     } catch (failure) {
       if (failure instanceof OAuthTokenError) {
         this.logger.warn({ accountId: pending.accountId, status: failure.status, error: failure.error }, 'OAuth code exchange refused');
-        throw new OAuthRefusal('code_refused', `The upstream refused the authorization code (${failure.error}): start the connection again`);
+        throw new OAuthRefusal(
+          'code_refused',
+          `The upstream refused the authorization code (${failure.error}): start the connection again`,
+        );
       }
       throw failure;
     }

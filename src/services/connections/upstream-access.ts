@@ -124,7 +124,10 @@ export class UpstreamAccess {
   async listBases(accountId: string): Promise<UpstreamBase[]> {
     const connection = await this.connectionOf(accountId);
     const bases = await (await this.clientOf(accountId, connection)).listBases();
-    this.visible.remember(listingKey(accountId, connection), bases.map((base) => base.id));
+    this.visible.remember(
+      listingKey(accountId, connection),
+      bases.map((base) => base.id),
+    );
     return bases;
   }
 

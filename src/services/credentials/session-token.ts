@@ -10,8 +10,7 @@ export const hashToken = (token: string): string => createHash('sha256').update(
  * The session's CSRF token, derived from the cookie's token: nothing more to store, the same for the session's
  * whole life, and no way back from it to the cookie.
  */
-export const csrfTokenOf = (sessionToken: string): string =>
-  createHash('sha256').update(`csrf\0${sessionToken}`).digest('base64url');
+export const csrfTokenOf = (sessionToken: string): string => createHash('sha256').update(`csrf\0${sessionToken}`).digest('base64url');
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -45,7 +45,9 @@ export class ApiCallLedgerService {
     this.repository = dataSource.getRepository(UpstreamApiCall);
     this.now = options.now ?? (() => new Date());
     this.timer = setInterval(() => {
-      this.flush().catch((error: unknown) => options.logger.warn({ err: safeError(error) }, 'could not store the API-call ledger; will retry'));
+      this.flush().catch((error: unknown) =>
+        options.logger.warn({ err: safeError(error) }, 'could not store the API-call ledger; will retry'),
+      );
     }, options.flushIntervalMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
   }

@@ -49,4 +49,3 @@ export function projectToMonthEnd(total: number, now: Date): number {
   const elapsed = Math.max(now.getTime() - start, DAY_MS);
   return Math.round((total * length) / elapsed);
 }
-

@@ -128,7 +128,10 @@ function fitTrend(window: Point[]): Trend | undefined {
 
 /** A robust standard deviation of one day's additions around the pace, within the pieces. */
 function unevenness(pieces: Point[][], slope: number): number {
-  return spreadAround(pieces.flatMap((piece) => dayToDayDeviations(piece, slope)), 0);
+  return spreadAround(
+    pieces.flatMap((piece) => dayToDayDeviations(piece, slope)),
+    0,
+  );
 }
 
 /**

@@ -55,9 +55,13 @@ export class UsageAlertService implements SnapshotSink {
       after[metric] = reached;
       for (const threshold of reached) if (!before[metric]?.includes(threshold)) crossed.push({ metric, threshold, value, limit: limit! });
     }
-    if (JSON.stringify(after) !== JSON.stringify(before)) await manager.update(UsageBaseLimits, { usageBaseId: day.usageBaseId }, { exceeded: JSON.stringify(after) });
+    if (JSON.stringify(after) !== JSON.stringify(before))
+      await manager.update(UsageBaseLimits, { usageBaseId: day.usageBaseId }, { exceeded: JSON.stringify(after) });
     if (!crossed.length) return;
-    const base = await manager.findOneOrFail(UsageBase, { select: { id: true, accountId: true, baseId: true }, where: { id: day.usageBaseId } });
+    const base = await manager.findOneOrFail(UsageBase, {
+      select: { id: true, accountId: true, baseId: true },
+      where: { id: day.usageBaseId },
+    });
     const alerts = crossed.map((crossing) =>
       Object.assign(new UsageAlert(), {
         id: randomUUID(),

@@ -85,7 +85,9 @@ export class UsageCountingService {
     const after = await this.completeLog(base, started, now);
     if (!after) return false;
     // From a little before the count started: the change's time is the upstream's clock.
-    const changed = await this.dataSource.getRepository(ChangeEntry).existsBy({ configId: In(after.configIds), occurredAt: MoreThanOrEqual(since) });
+    const changed = await this.dataSource
+      .getRepository(ChangeEntry)
+      .existsBy({ configId: In(after.configIds), occurredAt: MoreThanOrEqual(since) });
     if (changed) return false;
     // Written only if the day has no count yet: a count made meanwhile (POST …/run) stands.
     await this.snapshots.record(base.id, day, JSON.parse(last.tablesJson) as TableCount[], now, { apiCalls: 0, carriedOver: true });
@@ -96,10 +98,20 @@ export class UsageCountingService {
    * The configs and the watch that log every change of the base since `since` (any time, without it); null when none
    * do. A Changes table inside the base itself is left out of its log while its rows count: such a base always counts.
    */
-  private async completeLog(base: UsageBase, since?: Date, now = new Date()): Promise<{ configIds: string[]; watch: UpstreamWatch } | null> {
+  private async completeLog(
+    base: UsageBase,
+    since?: Date,
+    now = new Date(),
+  ): Promise<{ configIds: string[]; watch: UpstreamWatch } | null> {
     const configs = (
       await this.dataSource.getRepository(MonitoringConfig).find({
-        where: { accountId: base.accountId, baseId: base.baseId, scope: 'all', status: 'ok', ...(since ? { updatedAt: LessThanOrEqual(since) } : {}) },
+        where: {
+          accountId: base.accountId,
+          baseId: base.baseId,
+          scope: 'all',
+          status: 'ok',
+          ...(since ? { updatedAt: LessThanOrEqual(since) } : {}),
+        },
       })
     ).filter((config) => config.monitoringBaseId !== base.baseId && (!since || !config.logGapAt || config.logGapAt < since));
     const watch = await this.dataSource.getRepository(UpstreamWatch).findOneBy({ baseId: base.baseId, status: 'active' });

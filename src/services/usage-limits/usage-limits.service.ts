@@ -15,7 +15,6 @@ export interface UsageLimits {
   thresholds: number[];
 }
 
-
 /** Each tracked base's limits: a named plan's (plans.ts) or numbers of its own, and the thresholds alerts use. */
 export class UsageLimitsService {
   private readonly repository: Repository<UsageBaseLimits>;

@@ -73,10 +73,7 @@ export class SessionService {
     if (!row) return null;
     const extended = now.getTime() - new Date(row.lastUsedAt).getTime() >= SLIDE_EVERY_MS;
     if (extended) {
-      await this.sessions.update(
-        { id: row.sessionId },
-        { lastUsedAt: now, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) },
-      );
+      await this.sessions.update({ id: row.sessionId }, { lastUsedAt: now, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) });
     }
     return {
       sessionId: row.sessionId,

@@ -57,19 +57,13 @@ export class UserService {
   /** The same 401 for an unknown e-mail, a wrong password and a user without a password yet, after the same work. */
   async signIn(input: { email: string; password: string }, userAgent?: string): Promise<SignedIn> {
     const user = await this.users.findOneBy({ email: input.email });
-    const valid = user?.passwordHash
-      ? await verifyPassword(input.password, user.passwordHash)
-      : await verifyAgainstDecoy(input.password);
+    const valid = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password);
     if (!user || !valid) throw unauthorized('Wrong e-mail or password');
     return this.startSession(user, await this.accountOf(user), userAgent);
   }
 
   /** Ends every session of the user, this one included, and signs this browser in again. */
-  async changePassword(
-    userId: string,
-    input: { currentPassword: string; newPassword: string },
-    userAgent?: string,
-  ): Promise<SignedIn> {
+  async changePassword(userId: string, input: { currentPassword: string; newPassword: string }, userAgent?: string): Promise<SignedIn> {
     const user = await this.users.findOneBy({ id: userId });
     if (!user) throw unauthorized();
     const valid = user.passwordHash ? await verifyPassword(input.currentPassword, user.passwordHash) : false;

@@ -78,8 +78,18 @@ export class AttemptRecorder {
         error: result.error?.slice(0, ERROR_LENGTH) ?? null,
       })),
     );
-    await this.finish(manager, batch.filter((b) => b.outcome.kind === 'succeeded'), 'succeeded', now);
-    await this.finish(manager, batch.filter((b) => b.outcome.kind === 'failed' || b.outcome.kind === 'gone'), 'failed', now);
+    await this.finish(
+      manager,
+      batch.filter((b) => b.outcome.kind === 'succeeded'),
+      'succeeded',
+      now,
+    );
+    await this.finish(
+      manager,
+      batch.filter((b) => b.outcome.kind === 'failed' || b.outcome.kind === 'gone'),
+      'failed',
+      now,
+    );
     for (const { leased, outcome } of batch) {
       if (outcome.kind !== 'retry') continue;
       await rescheduleLeasedDelivery(

@@ -70,7 +70,9 @@ export class DeliveryLogService {
   /** One delivery of the webhook's log (readable for deactivated webhooks too), or 404. */
   async get(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.webhooks.get(accountId, webhookId);
-    const row = isServiceId(deliveryId) ? await this.dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, webhookId: webhook.id }) : null;
+    const row = isServiceId(deliveryId)
+      ? await this.dataSource.getRepository(WebhookDelivery).findOneBy({ id: deliveryId, webhookId: webhook.id })
+      : null;
     if (!row) throw notFound('Delivery');
     const [view] = await this.withAttempts([row]);
     return view!;

@@ -48,7 +48,11 @@ export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookFor
     logger,
   });
   const wake = () => webhookDispatcher.wake();
-  const deliveryCursors = deps.cursors.codec('webhook deliveries nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of this webhook’s deliveries');
+  const deliveryCursors = deps.cursors.codec(
+    'webhook deliveries nextCursor',
+    SEQ_POSITION,
+    'cursor is not a nextCursor of this webhook’s deliveries',
+  );
   const webhookDeliveries = new DeliveryLogService(dataSource, webhooks, deliveryCursors, wake);
   deps.watches.addDemand(webhooks);
   const webhookSink = new WebhookChangeSink(

@@ -32,7 +32,10 @@ const CONTROL_OR_SPACE = /[\p{Cc} \u2028\u2029]/u;
 export class WebhookUrlGuard {
   private readonly allowed: Set<string>;
 
-  constructor(allowedHosts: string[], private readonly resolve: ResolveAll = resolveAll) {
+  constructor(
+    allowedHosts: string[],
+    private readonly resolve: ResolveAll = resolveAll,
+  ) {
     this.allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
   }
 

@@ -31,7 +31,11 @@ const ALERT_LINE = 'usage';
  * transaction that records the alerts: they commit (or roll back) together, and the dispatcher signs, sends and
  * retries them like every delivery.
  */
-export async function enqueueUsageThresholdDeliveries(manager: EntityManager, alerts: UsageAlert[], percentOf: (alert: UsageAlert) => number): Promise<number> {
+export async function enqueueUsageThresholdDeliveries(
+  manager: EntityManager,
+  alerts: UsageAlert[],
+  percentOf: (alert: UsageAlert) => number,
+): Promise<number> {
   if (!alerts.length) return 0;
   const { accountId, baseId } = alerts[0]!;
   const webhooks = await manager.findBy(Webhook, { accountId, baseId, event: USAGE_THRESHOLD_EVENT, active: true });

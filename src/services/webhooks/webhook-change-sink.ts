@@ -36,7 +36,9 @@ export class WebhookChangeSink implements ChangeSink {
   async accept(manager: EntityManager, base: IngestedBase, changes: ChangeEvent[]): Promise<void> {
     if (!changes.length) return;
     // Every account's webhooks of the base (the upstream watch is shared), but those of paused accounts.
-    const webhooks = (await manager.findBy(Webhook, { baseId: base.baseId, active: true })).filter((w) => !base.pausedAccounts.has(w.accountId));
+    const webhooks = (await manager.findBy(Webhook, { baseId: base.baseId, active: true })).filter(
+      (w) => !base.pausedAccounts.has(w.accountId),
+    );
     if (!webhooks.length) return;
     const now = new Date();
     const drafts: Draft[] = [];
@@ -123,7 +125,10 @@ export class WebhookChangeSink implements ChangeSink {
 
   private async save(manager: EntityManager, drafts: Draft[]): Promise<void> {
     for (const draft of drafts) draft.row.body = JSON.stringify(draft.body);
-    await insertDeliveries(manager, drafts.filter((d) => !d.stored).map((d) => d.row));
+    await insertDeliveries(
+      manager,
+      drafts.filter((d) => !d.stored).map((d) => d.row),
+    );
     for (const { row } of drafts.filter((d) => d.stored)) {
       await manager.update(
         WebhookDelivery,

@@ -3,10 +3,10 @@ import { UpstreamBaseId } from '../input-fields.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './url-guard.js';
 import { WEBHOOK_EVENTS } from './webhook-rules.js';
 
-const Event = z.enum(WEBHOOK_EVENTS).meta({ description: 'one of the nine change event types, or usage_threshold (alerts of a tracked base’s usage)' });
-const TableId = z
-  .string()
-  .regex(/^(tbl[A-Za-z0-9]{14})?$/, 'must be an upstream table id (tbl followed by 14 letters or digits) or ""');
+const Event = z
+  .enum(WEBHOOK_EVENTS)
+  .meta({ description: 'one of the nine change event types, or usage_threshold (alerts of a tracked base’s usage)' });
+const TableId = z.string().regex(/^(tbl[A-Za-z0-9]{14})?$/, 'must be an upstream table id (tbl followed by 14 letters or digits) or ""');
 const ColumnId = z.string().regex(/^fld[A-Za-z0-9]{14}$/, 'must be an upstream field id (fld followed by 14 letters or digits)');
 
 /**

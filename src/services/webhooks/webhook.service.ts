@@ -73,7 +73,10 @@ export class WebhookService implements WatchDemand {
 
   /** Ids of the listed webhooks whose base the account's connection no longer sees (see get). */
   async lostAmong(accountId: string, webhooks: Array<Pick<Webhook, 'id' | 'baseId'>>): Promise<Set<string>> {
-    const lost = await this.tables.lostBases(accountId, webhooks.map((webhook) => webhook.baseId));
+    const lost = await this.tables.lostBases(
+      accountId,
+      webhooks.map((webhook) => webhook.baseId),
+    );
     return new Set(webhooks.filter((webhook) => lost.has(webhook.baseId)).map((webhook) => webhook.id));
   }
 

@@ -33,7 +33,13 @@ export const asRestDay = ({ date, tables, totals }: { date: string; tables: unkn
 
 /** `count` days newest first, ending at `newest`, every `step` days (gaps are days without a count). */
 export function pastDays(count: number, newest = '2026-11-20', step = 1): string[] {
-  return Array.from({ length: count }, (_, i) => DateTime.fromISO(newest).minus({ days: i * step }).toISODate() as string);
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      DateTime.fromISO(newest)
+        .minus({ days: i * step })
+        .toISODate() as string,
+  );
 }
 
 /** Stores counted days through the snapshot service, as counts would; storage beyond 2^31 on purpose. */
@@ -58,18 +64,29 @@ export const DELIVERY_FIELDS =
 /** GraphQL's spelling of a REST enum value: `record_update` → `RECORD_UPDATE`, `formPageSubmission` → `FORM_PAGE_SUBMISSION`. */
 export const graphqlEnum = (restValue: string) => restValue.replace(/[A-Z]/g, '_$&').toUpperCase();
 
-const REST_ENUM_VALUES = [...CHANGE_EVENT_TYPES, ...CHANGE_KINDS, ...CHANGE_SOURCES, ...MONITORING_SCOPES, 'pending', 'succeeded', 'failed'];
+const REST_ENUM_VALUES = [
+  ...CHANGE_EVENT_TYPES,
+  ...CHANGE_KINDS,
+  ...CHANGE_SOURCES,
+  ...MONITORING_SCOPES,
+  'pending',
+  'succeeded',
+  'failed',
+];
 const REST_SPELLING = new Map(REST_ENUM_VALUES.map((value) => [graphqlEnum(value), value]));
 const ENUM_FIELDS = new Set(['eventType', 'kind', 'source', 'scope', 'event', 'status']);
 
 /** An enum field's GraphQL value in REST's spelling; a value not spelled the GraphQL way comes back marked, so it compares unequal. */
-const restSpelling = (value: unknown) => (typeof value === 'string' ? (REST_SPELLING.get(value) ?? `not a GraphQL enum value: ${value}`) : value);
+const restSpelling = (value: unknown) =>
+  typeof value === 'string' ? (REST_SPELLING.get(value) ?? `not a GraphQL enum value: ${value}`) : value;
 
 /**
  * A GraphQL node in its REST shape: the REST id (`restId`) under the REST name, the global id dropped, enum values
  * (GraphQL's RECORD_UPDATE) in REST's spelling (`record_update`).
  */
 export function asRest<T extends { id?: string; restId: string }>({ id: _global, restId, ...fields }: T, idName = 'id') {
-  const restFields = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, ENUM_FIELDS.has(key) ? restSpelling(value) : value]));
+  const restFields = Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [key, ENUM_FIELDS.has(key) ? restSpelling(value) : value]),
+  );
   return { [idName]: restId, ...restFields };
 }

@@ -41,8 +41,6 @@ export async function openJobsDatabase(): Promise<JobsDatabase> {
 export const minutesFromNow = (minutes: number, from = new Date()): Date => new Date(from.getTime() + minutes * 60_000);
 
 /** A job as `Job.toJson(true)` hands it to `saveJob`: no id, no processor-managed keys. */
-export function newJob<DATA = Record<string, unknown>>(
-  overrides: Partial<JobParameters<DATA>> & { name: string },
-): JobParameters<DATA> {
+export function newJob<DATA = Record<string, unknown>>(overrides: Partial<JobParameters<DATA>> & { name: string }): JobParameters<DATA> {
   return { priority: 0, nextRunAt: new Date(), type: 'normal', data: {} as DATA, ...overrides };
 }

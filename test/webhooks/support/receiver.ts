@@ -42,7 +42,14 @@ export class Receiver {
         const body = Buffer.concat(chunks).toString('utf8');
         // The service always sends JSON: a body that is not fails the test here.
         const json = JSON.parse(body) as WebhookEventBody;
-        const request: Received = { path: req.url ?? '', headers: req.headers, body, json, receivedAt: Date.now(), remotePort: req.socket.remotePort ?? 0 };
+        const request: Received = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          json,
+          receivedAt: Date.now(),
+          remotePort: req.socket.remotePort ?? 0,
+        };
         const index = this.received.push(request) - 1;
         const key = this.keyOf(request);
         this.track(key, 1);

@@ -6,7 +6,16 @@ import { EVENTS } from '../webhooks/create-webhook.js';
 
 export type ChangeFilter = SchemaType<'ChangeFilter'>;
 
-const SOURCES = ['CLIENT', 'PUBLIC_API', 'FORM_SUBMISSION', 'FORM_PAGE_SUBMISSION', 'AUTOMATION', 'SYSTEM', 'SYNC', 'ANONYMOUS_USER'] satisfies Array<SchemaType<'ChangeSource'>>;
+const SOURCES = [
+  'CLIENT',
+  'PUBLIC_API',
+  'FORM_SUBMISSION',
+  'FORM_PAGE_SUBMISSION',
+  'AUTOMATION',
+  'SYSTEM',
+  'SYNC',
+  'ANONYMOUS_USER',
+] satisfies Array<SchemaType<'ChangeSource'>>;
 /** A webhook's events less usage alerts, which are not changes. */
 const CHANGE_EVENTS = EVENTS.filter((event): event is SchemaType<'ChangeEventType'> => event !== 'USAGE_THRESHOLD');
 
@@ -34,7 +43,8 @@ export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
   // From the filter in force: the page shows this form again once the filtered page has loaded.
   const [draft, setDraft] = useState<ChangeFilter>(applied);
   const zone = draft.timezone ?? timezone;
-  const set = (key: keyof ChangeFilter) => (event: Event) => setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });
+  const set = (key: keyof ChangeFilter) => (event: Event) =>
+    setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });
   const submit = (event: Event) => {
     event.preventDefault();
     const { timezone: _picked, ...filter } = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as ChangeFilter;

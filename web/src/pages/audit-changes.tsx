@@ -77,11 +77,17 @@ export function AuditChangesPage({ id }: { id: string }) {
         />
       )}
       {changes && changes.totalCount === 0 && (
-        <p class="empty">No change {Object.keys(filter).length ? 'matches these filters' : 'logged yet: changes made in the base appear here within seconds'}.</p>
+        <p class="empty">
+          No change{' '}
+          {Object.keys(filter).length ? 'matches these filters' : 'logged yet: changes made in the base appear here within seconds'}.
+        </p>
       )}
       {changes && changes.nodes.length > 0 && (
         <>
-          <p aria-live="polite">{changes.totalCount} {changes.totalCount === 1 ? 'change' : 'changes'}, newest first{onFirstPage && '; new ones appear as they are logged'}.</p>
+          <p aria-live="polite">
+            {changes.totalCount} {changes.totalCount === 1 ? 'change' : 'changes'}, newest first
+            {onFirstPage && '; new ones appear as they are logged'}.
+          </p>
           <ol class="changes" data-testid="changes">
             {changes.nodes.map((change) => (
               <li key={change.id} class="card">
@@ -95,7 +101,11 @@ export function AuditChangesPage({ id }: { id: string }) {
                     <>
                       {' '}
                       ·{' '}
-                      <a href={`https://airtable.com/${config!.monitoringBaseId}/${config!.monitoringTableId}/${change.monitoringRecordId}`} target="_blank" rel="noreferrer">
+                      <a
+                        href={`https://airtable.com/${config!.monitoringBaseId}/${config!.monitoringTableId}/${change.monitoringRecordId}`}
+                        target="_blank"
+                        rel="noreferrer"
+                      >
                         row in the Changes table
                       </a>
                     </>

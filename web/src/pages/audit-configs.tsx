@@ -45,16 +45,22 @@ export function AuditConfigsPage() {
   return (
     <Layout title="Audit log">
       <ErrorMessage error={error} />
-      {configs && configs.totalCount === 0 && <p class="empty">No base is monitored yet. Pick one below, and a base to keep its Changes table in.</p>}
+      {configs && configs.totalCount === 0 && (
+        <p class="empty">No base is monitored yet. Pick one below, and a base to keep its Changes table in.</p>
+      )}
       {configs && configs.nodes.length > 0 && (
         <ul class="cards">
           {configs.nodes.map((config) => (
             <li key={config.id} class="card">
               <p>
-                <Link href={`/audit-log/${encodeURIComponent(config.id)}`}>{config.baseName}</Link> → {config.monitoringBaseName} / {config.monitoringTableName}
+                <Link href={`/audit-log/${encodeURIComponent(config.id)}`}>{config.baseName}</Link> → {config.monitoringBaseName} /{' '}
+                {config.monitoringTableName}
               </p>
               <p class="hint">
-                {config.scope.toLowerCase().replace('_', ' ')} · {config.timezone} · {config.health.state === 'OK' ? 'working' : `${config.health.state.toLowerCase().replace(/_/g, ' ')}: ${config.health.lastError ?? ''}`}
+                {config.scope.toLowerCase().replace('_', ' ')} · {config.timezone} ·{' '}
+                {config.health.state === 'OK'
+                  ? 'working'
+                  : `${config.health.state.toLowerCase().replace(/_/g, ' ')}: ${config.health.lastError ?? ''}`}
               </p>
             </li>
           ))}
@@ -65,7 +71,13 @@ export function AuditConfigsPage() {
         <h2 id="new-config-heading">Monitor a base</h2>
         <form onSubmit={submit} class="stacked">
           <BaseSelect id="config-base" label="Base to monitor" bases={bases} value={baseId} onPick={setBaseId} />
-          <BaseSelect id="config-monitoring-base" label="Base for the Changes table" bases={bases} value={monitoringBaseId} onPick={setMonitoringBaseId} />
+          <BaseSelect
+            id="config-monitoring-base"
+            label="Base for the Changes table"
+            bases={bases}
+            value={monitoringBaseId}
+            onPick={setMonitoringBaseId}
+          />
           <div class="field">
             <label for="config-scope">What to log</label>
             <select id="config-scope" value={scope} onChange={(e) => setScope(selectValue(e) as SchemaType<'MonitoringScope'>)}>

@@ -72,7 +72,12 @@ export function BasePage({ id }: { id: string }) {
   const [run, running] = useMutation(RUN);
   const base = data?.usageBase;
   const days = useMemo<ChartDay[]>(
-    () => (base ? [...base.chart.nodes].reverse().map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes, tables: d.tables })) : []),
+    () =>
+      base
+        ? [...base.chart.nodes]
+            .reverse()
+            .map((d) => ({ date: d.date, recordCount: d.totals.recordCount, storageBytes: d.totals.storageBytes, tables: d.tables }))
+        : [],
     [base],
   );
   const countNow = async () => {

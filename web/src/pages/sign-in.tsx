@@ -11,8 +11,24 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
     <main class="auth" id="main">
       <h1>Sign in to basewatch</h1>
       <form onSubmit={submit}>
-        <Field label="E-mail" type="email" name="email" autocomplete="email" required value={email} onInput={(e) => setEmail(inputValue(e))} />
-        <Field label="Password" type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(inputValue(e))} />
+        <Field
+          label="E-mail"
+          type="email"
+          name="email"
+          autocomplete="email"
+          required
+          value={email}
+          onInput={(e) => setEmail(inputValue(e))}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(inputValue(e))}
+        />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

@@ -12,9 +12,24 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: (session: Session) => v
     <main class="auth" id="main">
       <h1>Create your basewatch account</h1>
       <form onSubmit={submit}>
-        <Field label="E-mail" type="email" name="email" autocomplete="email" required value={email} onInput={(e) => setEmail(inputValue(e))} />
+        <Field
+          label="E-mail"
+          type="email"
+          name="email"
+          autocomplete="email"
+          required
+          value={email}
+          onInput={(e) => setEmail(inputValue(e))}
+        />
         <NewPasswordField label="Password" name="password" value={password} onValue={setPassword} />
-        <Field label="Account name (optional)" name="accountName" autocomplete="organization" hint="Your team; your e-mail if left empty." value={accountName} onInput={(e) => setAccountName(inputValue(e))} />
+        <Field
+          label="Account name (optional)"
+          name="accountName"
+          autocomplete="organization"
+          hint="Your team; your e-mail if left empty."
+          value={accountName}
+          onInput={(e) => setAccountName(inputValue(e))}
+        />
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Sign up'}

@@ -48,14 +48,22 @@ export function UsagePage() {
   const bases = data?.usageBases;
   // Base names by upstream id, for the API calls and alerts (which name only the id); a tracked base's own name wins.
   const names = useMemo(
-    () => new Map([...(data?.airtableBases?.map((b) => [b.restId, b.name] as const) ?? []), ...(data?.usageBases.nodes.map((b) => [b.baseId, b.baseName] as const) ?? [])]),
+    () =>
+      new Map([
+        ...(data?.airtableBases?.map((b) => [b.restId, b.name] as const) ?? []),
+        ...(data?.usageBases.nodes.map((b) => [b.baseId, b.baseName] as const) ?? []),
+      ]),
     [data],
   );
   return (
     <Layout title="Usage">
       <ErrorMessage error={error} />
-      {data?.airtableBases && bases && <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />}
-      {bases && bases.totalCount === 0 && <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>}
+      {data?.airtableBases && bases && (
+        <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />
+      )}
+      {bases && bases.totalCount === 0 && (
+        <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>
+      )}
       {bases && bases.nodes.length > 0 && (
         <TableScroll label="Tracked bases">
           <table>

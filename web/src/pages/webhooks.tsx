@@ -64,7 +64,9 @@ export function WebhooksPage() {
           {hooks.nodes.map((hook) => (
             <li key={hook.id} class="card" data-testid="webhook">
               <p>
-                <strong>{hook.event}</strong> {hook.event === 'USAGE_THRESHOLD' ? 'alerts' : <>on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'}</>} of {baseNames.get(hook.baseId) ?? hook.baseId}
+                <strong>{hook.event}</strong>{' '}
+                {hook.event === 'USAGE_THRESHOLD' ? 'alerts' : <>on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'}</>} of{' '}
+                {baseNames.get(hook.baseId) ?? hook.baseId}
                 {hook.columnId && `, column ${hook.columnId}`}
                 {hook.coalesceUpdates && ', merged updates'}
               </p>
@@ -74,7 +76,11 @@ export function WebhooksPage() {
               </p>
               {confirming?.id === hook.id ? (
                 <p class="confirm">
-                  <span>{confirming.action === 'delete' ? 'Delete this webhook? Its log stays.' : 'Replace the secret? The old one co-signs for 24 hours.'}</span>{' '}
+                  <span>
+                    {confirming.action === 'delete'
+                      ? 'Delete this webhook? Its log stays.'
+                      : 'Replace the secret? The old one co-signs for 24 hours.'}
+                  </span>{' '}
                   <button type="button" class="danger" onClick={confirm}>
                     {confirming.action === 'delete' ? 'Yes, delete' : 'Yes, rotate'}
                   </button>{' '}
@@ -84,7 +90,12 @@ export function WebhooksPage() {
                 </p>
               ) : (
                 <p class="actions">
-                  <button type="button" class="secondary" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-expanded={open === hook.id}
+                    onClick={() => setOpen(open === hook.id ? null : hook.id)}
+                  >
                     Delivery log
                   </button>{' '}
                   <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'rotate' })}>

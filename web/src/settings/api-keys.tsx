@@ -73,9 +73,19 @@ export function ApiKeysSection() {
   return (
     <section aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">API keys</h2>
-      <p>Keys let scripts call the REST and GraphQL APIs as this account (header <code>Authorization: Bearer sk_…</code>).</p>
+      <p>
+        Keys let scripts call the REST and GraphQL APIs as this account (header <code>Authorization: Bearer sk_…</code>).
+      </p>
       <form onSubmit={onCreate} class="inline">
-        <Field label="Key name" name="keyName" required maxLength={100} value={name} onInput={(e) => setName(inputValue(e))} hint="What the key is for, e.g. “CI deploys”." />
+        <Field
+          label="Key name"
+          name="keyName"
+          required
+          maxLength={100}
+          value={name}
+          onInput={(e) => setName(inputValue(e))}
+          hint="What the key is for, e.g. “CI deploys”."
+        />
         <button type="submit" disabled={created.loading}>
           Create key
         </button>

@@ -96,7 +96,15 @@ export function ConnectionSection() {
         </button>
       </p>
       <form onSubmit={onToken} class="inline">
-        <Field label="Or paste a personal access token" type="password" name="token" autocomplete="off" required value={token} onInput={(e) => setToken(inputValue(e))} />
+        <Field
+          label="Or paste a personal access token"
+          type="password"
+          name="token"
+          autocomplete="off"
+          required
+          value={token}
+          onInput={(e) => setToken(inputValue(e))}
+        />
         <button type="submit" disabled={connecting.loading}>
           {connecting.loading ? 'Checking…' : 'Connect with token'}
         </button>

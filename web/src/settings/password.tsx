@@ -22,7 +22,15 @@ export function PasswordSection() {
       <h2 id="password-heading">Password</h2>
       <form onSubmit={submit} class="stacked">
         <input type="email" name="username" autocomplete="username" value={session.user.email} readOnly hidden />
-        <Field label="Current password" type="password" name="currentPassword" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(inputValue(e))} />
+        <Field
+          label="Current password"
+          type="password"
+          name="currentPassword"
+          autocomplete="current-password"
+          required
+          value={current}
+          onInput={(e) => setCurrent(inputValue(e))}
+        />
         <NewPasswordField label="New password" name="newPassword" value={next} onValue={setNext} note="Your other sessions end." />
         <div>
           <button type="submit" disabled={busy}>

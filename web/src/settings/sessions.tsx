@@ -30,8 +30,8 @@ export function SessionsSection() {
         <ul class="sessions" data-testid="sessions">
           {sessions.map((s) => (
             <li key={s.id}>
-              {s.current ? <strong>This browser</strong> : (s.userAgent ?? 'Unknown browser')} · last used <Time value={s.lastUsedAt} /> · ends{' '}
-              <Time value={s.expiresAt} />
+              {s.current ? <strong>This browser</strong> : (s.userAgent ?? 'Unknown browser')} · last used <Time value={s.lastUsedAt} /> ·
+              ends <Time value={s.expiresAt} />
             </li>
           ))}
         </ul>

@@ -35,7 +35,11 @@ export function AlertsSection({ alerts }: { alerts: BaseAlerts }) {
               <li key={alert.restId}>{describeAlert(alert)}</li>
             ))}
           </ul>
-          {alerts.totalCount > alerts.nodes.length && <p class="hint">The newest {alerts.nodes.length} of {alerts.totalCount}.</p>}
+          {alerts.totalCount > alerts.nodes.length && (
+            <p class="hint">
+              The newest {alerts.nodes.length} of {alerts.totalCount}.
+            </p>
+          )}
         </>
       )}
     </section>

@@ -24,8 +24,8 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
     <section aria-labelledby="api-budget-heading">
       <h2 id="api-budget-heading">API calls this month</h2>
       <p data-testid="api-calls-total">
-        {formatCount(calls.total)} upstream API calls in {calls.month} (UTC) so far; about {formatCount(calls.projected)} by the
-        month’s end at this pace.
+        {formatCount(calls.total)} upstream API calls in {calls.month} (UTC) so far; about {formatCount(calls.projected)} by the month’s end
+        at this pace.
       </p>
       <TableScroll label="API calls by purpose">
         <table data-testid="api-calls-by-purpose">

@@ -51,13 +51,13 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
         <label for="count-only-when-changed">Count only on days with changes</label>
       </div>
       <p class="hint" id="count-only-when-changed-hint">
-        The daily count is skipped on a day the audit log shows no change of the base, and the last count carried over; a
-        full count still runs every 7 days.
+        The daily count is skipped on a day the audit log shows no change of the base, and the last count carried over; a full count still
+        runs every 7 days.
       </p>
       {!counting.auditWatched && (
         <p class="notice" data-testid="audit-not-watched">
-          This needs a monitoring config with scope “all” for this base (<Link href="/audit-log">Audit log</Link>): until
-          there is one, every day is counted in full.
+          This needs a monitoring config with scope “all” for this base (<Link href="/audit-log">Audit log</Link>): until there is one,
+          every day is counted in full.
         </p>
       )}
       <ErrorMessage error={error} />

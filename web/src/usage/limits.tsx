@@ -32,11 +32,20 @@ const PLANS: Array<[UsagePlan, string]> = [
   ['ENTERPRISE_SCALE', 'Enterprise Scale: 500,000 records, 1,000 GiB'],
   ['CUSTOM', 'Limits of its own'],
 ];
-const PLAN_NAMES: Record<UsagePlan, string> = { FREE: 'Free', TEAM: 'Team', BUSINESS: 'Business', ENTERPRISE_SCALE: 'Enterprise Scale', CUSTOM: 'Limits of its own' };
+const PLAN_NAMES: Record<UsagePlan, string> = {
+  FREE: 'Free',
+  TEAM: 'Team',
+  BUSINESS: 'Business',
+  ENTERPRISE_SCALE: 'Enterprise Scale',
+  CUSTOM: 'Limits of its own',
+};
 
 /** "80, 95, 100" → [80, 95, 100]; the API checks the range and repeats. */
 function parseThresholds(text: string): number[] {
-  const values = text.split(/[\s,%]+/).filter(Boolean).map(Number);
+  const values = text
+    .split(/[\s,%]+/)
+    .filter(Boolean)
+    .map(Number);
   if (!values.length || !values.every(Number.isInteger)) throw new Error('Alert thresholds: whole percents, separated by commas');
   return values;
 }
@@ -53,7 +62,10 @@ export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits 
   const [update] = useMutation(SET_LIMITS);
   const { busy, error, submit } = useSubmit(async () => {
     setSaved(false);
-    const own = plan === 'CUSTOM' ? { recordLimit: records ? Number(records) : null, storageLimitBytes: storage ? Math.round(Number(storage) * GiB) : null } : {};
+    const own =
+      plan === 'CUSTOM'
+        ? { recordLimit: records ? Number(records) : null, storageLimitBytes: storage ? Math.round(Number(storage) * GiB) : null }
+        : {};
     await update({ variables: { input: { id, plan: plan || null, ...own, thresholds: parseThresholds(thresholds) } } });
     setSaved(true);
   });
@@ -84,8 +96,25 @@ export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits 
         </div>
         {plan === 'CUSTOM' && (
           <>
-            <Field label="Record limit" type="number" min={1} step={1} inputMode="numeric" hint="Empty: no record limit." value={records} onInput={(e) => setRecords(inputValue(e))} />
-            <Field label="Attachment storage limit (GiB)" type="number" min={0.001} step="any" hint="Empty: no storage limit." value={storage} onInput={(e) => setStorage(inputValue(e))} />
+            <Field
+              label="Record limit"
+              type="number"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              hint="Empty: no record limit."
+              value={records}
+              onInput={(e) => setRecords(inputValue(e))}
+            />
+            <Field
+              label="Attachment storage limit (GiB)"
+              type="number"
+              min={0.001}
+              step="any"
+              hint="Empty: no storage limit."
+              value={storage}
+              onInput={(e) => setStorage(inputValue(e))}
+            />
           </>
         )}
         <Field

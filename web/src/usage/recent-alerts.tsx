@@ -12,7 +12,8 @@ export function RecentAlerts({ alerts, names }: { alerts: { totalCount: number; 
         <ul class="alerts" data-testid="recent-alerts">
           {alerts.nodes.map((alert) => (
             <li key={alert.restId}>
-              <Link href={`/bases/${encodeURIComponent(alert.usageBaseId)}`}>{names.get(alert.baseId) ?? alert.baseId}</Link>: {describeAlert(alert)}
+              <Link href={`/bases/${encodeURIComponent(alert.usageBaseId)}`}>{names.get(alert.baseId) ?? alert.baseId}</Link>:{' '}
+              {describeAlert(alert)}
             </li>
           ))}
         </ul>

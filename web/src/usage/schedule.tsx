@@ -13,7 +13,9 @@ const UPDATE_SCHEDULE = graphql(`
 `);
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
-export const ZONES: string[] = [...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])])];
+export const ZONES: string[] = [
+  ...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])]),
+];
 
 interface Props {
   id: string;

@@ -3,7 +3,18 @@ import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
 import { graphql, type SchemaType } from '../graphql.js';
 
-export const EVENTS = ['RECORD_CREATE', 'RECORD_UPDATE', 'RECORD_DELETE', 'COLUMN_CREATE', 'COLUMN_UPDATE', 'COLUMN_DELETE', 'TABLE_CREATE', 'TABLE_UPDATE', 'TABLE_DELETE', 'USAGE_THRESHOLD'] as const satisfies ReadonlyArray<SchemaType<'WebhookEvent'>>;
+export const EVENTS = [
+  'RECORD_CREATE',
+  'RECORD_UPDATE',
+  'RECORD_DELETE',
+  'COLUMN_CREATE',
+  'COLUMN_UPDATE',
+  'COLUMN_DELETE',
+  'TABLE_CREATE',
+  'TABLE_UPDATE',
+  'TABLE_DELETE',
+  'USAGE_THRESHOLD',
+] as const satisfies ReadonlyArray<SchemaType<'WebhookEvent'>>;
 const COLUMN_EVENTS = new Set<SchemaType<'WebhookEvent'>>(['RECORD_UPDATE', 'COLUMN_UPDATE', 'COLUMN_DELETE']);
 
 const TABLES = graphql(`
@@ -104,10 +115,23 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
             </select>
           </div>
         )}
-        <Field label="URL" type="url" name="webhookUrl" required placeholder="https://example.com/hooks/airtable" value={webhookUrl} onInput={(e) => setUrl(inputValue(e))} />
+        <Field
+          label="URL"
+          type="url"
+          name="webhookUrl"
+          required
+          placeholder="https://example.com/hooks/airtable"
+          value={webhookUrl}
+          onInput={(e) => setUrl(inputValue(e))}
+        />
         {event === 'RECORD_UPDATE' && (
           <div class="check">
-            <input type="checkbox" id="webhook-coalesce" checked={coalesce} onChange={(e) => setCoalesce((e.currentTarget as HTMLInputElement).checked)} />
+            <input
+              type="checkbox"
+              id="webhook-coalesce"
+              checked={coalesce}
+              onChange={(e) => setCoalesce((e.currentTarget as HTMLInputElement).checked)}
+            />
             <label for="webhook-coalesce">Merge a record's quick successive updates into one delivery</label>
           </div>
         )}

@@ -31,7 +31,10 @@ const RETRY = graphql(`
 /** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const [after, setAfter] = useState<string[]>([]);
-  const { data, error, refetch } = useQuery(DELIVERIES, { variables: { id: webhookId, after: after.at(-1) }, fetchPolicy: 'cache-and-network' });
+  const { data, error, refetch } = useQuery(DELIVERIES, {
+    variables: { id: webhookId, after: after.at(-1) },
+    fetchPolicy: 'cache-and-network',
+  });
   const [retry, retrying] = useMutation(RETRY);
   const page = data?.node?.__typename === 'Webhook' ? data.node.deliveries : undefined;
   const onRetry = async (deliveryId: string) => {
@@ -51,7 +54,8 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         <ul>
           {page.nodes.map((d) => (
             <li key={d.restId}>
-              <strong>{d.status.toLowerCase()}</strong> · {d.eventType} ({d.changeCount} {d.changeCount === 1 ? 'change' : 'changes'}) · <Time value={d.createdAt} />
+              <strong>{d.status.toLowerCase()}</strong> · {d.eventType} ({d.changeCount} {d.changeCount === 1 ? 'change' : 'changes'}) ·{' '}
+              <Time value={d.createdAt} />
               {d.nextAttemptAt && (
                 <>
                   {' '}
@@ -61,7 +65,8 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
               <ol class="attempts">
                 {d.attempts.map((a) => (
                   <li key={a.attemptedAt}>
-                    <Time value={a.attemptedAt} />: {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} in {a.durationMs} ms{a.error ? ` (${a.error})` : ''}
+                    <Time value={a.attemptedAt} />: {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} in {a.durationMs} ms
+                    {a.error ? ` (${a.error})` : ''}
                   </li>
                 ))}
               </ol>

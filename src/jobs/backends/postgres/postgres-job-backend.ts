@@ -32,7 +32,10 @@ export async function setUpPostgresJobStore(connectionString: string, uniqueJobs
 
 /** The package's repository, with a unique job's save made again when it lost the race to insert it. */
 class UniqueSavingJobRepository extends PostgresJobRepository {
-  override async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
+  override async saveJob<DATA = unknown>(
+    job: JobParameters<DATA>,
+    options: JobRepositoryOptions | undefined,
+  ): Promise<JobParameters<DATA>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await super.saveJob(job, options);

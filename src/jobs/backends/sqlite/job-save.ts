@@ -12,12 +12,7 @@ import { and, type Sql } from './sql-parts.js';
  * else is inserted. The upserts read then write inside `BEGIN IMMEDIATE`, which takes SQLite's write lock first,
  * so two processes saving the same unique job cannot both insert it.
  */
-export function saveJob(
-  db: SqliteDatabase,
-  table: string,
-  job: JobParameters,
-  options: JobRepositoryOptions | undefined,
-): JobParameters {
+export function saveJob(db: SqliteDatabase, table: string, job: JobParameters, options: JobRepositoryOptions | undefined): JobParameters {
   const now = new Date();
   const lastModifiedBy = options?.lastModifiedBy ?? null;
   if (job._id) {
@@ -27,9 +22,9 @@ export function saveJob(
   const upsert = (match: Sql, inserted: ColumnValues, updated?: (existing: JobRow) => ColumnValues | null) =>
     db
       .transaction((): JobParameters => {
-        const existing = db
-          .prepare(`SELECT * FROM ${table} WHERE ${match.sql} ORDER BY rowid LIMIT 1`)
-          .get(...match.params) as JobRow | undefined;
+        const existing = db.prepare(`SELECT * FROM ${table} WHERE ${match.sql} ORDER BY rowid LIMIT 1`).get(...match.params) as
+          | JobRow
+          | undefined;
         if (!existing) return toJob(insert(db, table, inserted));
         const changes = updated ? updated(existing) : inserted;
         return toJob(changes ? update(db, table, { sql: 'id = ?', params: [existing.id] }, changes)! : existing);

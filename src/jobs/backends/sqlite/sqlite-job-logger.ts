@@ -66,14 +66,18 @@ export class SqliteJobLogger implements JobLogger {
          ORDER BY timestamp ${direction}, rowid ${direction} LIMIT ? OFFSET ?`,
       )
       .all(...where.params, query.limit ?? 50, query.offset ?? 0) as LogRow[];
-    const total = db.prepare(`SELECT COUNT(*) FROM ${this.table} WHERE ${where.sql}`).pluck().get(...where.params);
+    const total = db
+      .prepare(`SELECT COUNT(*) FROM ${this.table} WHERE ${where.sql}`)
+      .pluck()
+      .get(...where.params);
     return { entries: rows.map(toEntry), total: total as number };
   }
 
   async clearLogs(query: JobLogQuery = {}): Promise<number> {
     const where = logFilter(query);
-    return sqliteHandle(this.dataSource).prepare(`DELETE FROM ${this.table} WHERE ${where.sql}`).run(...where.params)
-      .changes;
+    return sqliteHandle(this.dataSource)
+      .prepare(`DELETE FROM ${this.table} WHERE ${where.sql}`)
+      .run(...where.params).changes;
   }
 }
 

@@ -92,10 +92,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   async getQueueSize(): Promise<number> {
-    return this.db
-      .prepare(`SELECT COUNT(*) FROM ${this.table} WHERE next_run_at < ?`)
-      .pluck()
-      .get(new Date().toISOString()) as number;
+    return this.db.prepare(`SELECT COUNT(*) FROM ${this.table} WHERE next_run_at < ?`).pluck().get(new Date().toISOString()) as number;
   }
 
   async removeJobs(options: RemoveJobsOptions): Promise<number> {
@@ -126,10 +123,7 @@ export class SqliteJobRepository implements JobRepository {
     return this.db.prepare(`DELETE FROM ${this.table}`).run().changes;
   }
 
-  async saveJob<DATA = unknown>(
-    job: JobParameters<DATA>,
-    options: JobRepositoryOptions | undefined,
-  ): Promise<JobParameters<DATA>> {
+  async saveJob<DATA = unknown>(job: JobParameters<DATA>, options: JobRepositoryOptions | undefined): Promise<JobParameters<DATA>> {
     return saveJob(this.db, this.table, job as JobParameters, options) as JobParameters<DATA>;
   }
 
@@ -142,9 +136,7 @@ export class SqliteJobRepository implements JobRepository {
       )
       .run(...stateValues(job), options?.lastModifiedBy ?? null, String(job._id), job.name);
     if (changes !== 1) {
-      throw new Error(
-        `job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,
-      );
+      throw new Error(`job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`);
     }
   }
 
@@ -155,18 +147,14 @@ export class SqliteJobRepository implements JobRepository {
         `UPDATE ${this.table} SET locked_at = ?, last_modified_by = ?
          WHERE id = ? AND name = ? AND locked_at IS NULL AND next_run_at IS ? AND disabled = 0 RETURNING *`,
       )
-      .get(new Date().toISOString(), options?.lastModifiedBy ?? null, String(job._id), job.name, iso(job.nextRunAt)) as
-      | JobRow
-      | undefined;
+      .get(new Date().toISOString(), options?.lastModifiedBy ?? null, String(job._id), job.name, iso(job.nextRunAt)) as JobRow | undefined;
     return row ? toJob(row) : undefined;
   }
 
   /** Leaves alone a one-time job that has started (its next run is cleared): its run still holds the lock. */
   async unlockJob(job: JobParameters): Promise<void> {
     if (!job._id) return;
-    this.db
-      .prepare(`UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`)
-      .run(String(job._id));
+    this.db.prepare(`UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`).run(String(job._id));
   }
 
   async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {
