@@ -24,6 +24,7 @@ import { errorHandler, renderError, requireUtf8 } from './http/error-handler.js'
 import { optionsResponder, type Endpoint } from './rest/http/options.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
+import { createMirrorRouter } from './rest/mirror.routes.js';
 import { createMonitoringRouter, createNotificationRouter } from './rest/monitoring.routes.js';
 import { allRoutes } from './rest/openapi.js';
 import { createOpsRouter, type Readiness } from './rest/ops.routes.js';
@@ -125,6 +126,7 @@ export function createApp({
   app.use(createApiCallsRouter(services));
   app.use(createChangesRouter(services));
   app.use(createMonitoringRouter(services));
+  app.use(createMirrorRouter(services));
   app.use(createWebhooksRouter(services));
   app.use(createAirtableRouter(services));
   app.use(createOAuthReturnRouter(services, secureCookie));

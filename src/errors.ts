@@ -3,6 +3,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   csrf_failed: 403,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   upstream_not_connected: 409,
@@ -45,6 +46,8 @@ export const invalidRequest = (message: string) => new AppError('invalid_request
 export const unauthorized = (message = 'Missing or invalid API key') => new AppError('unauthorized', message);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string) => new AppError('conflict', message);
+/** The account's upstream connection lacks the scope or permission the work needs. */
+export const forbidden = (message: string) => new AppError('forbidden', message);
 /** A base the caller's connection does not see: the same answer whether it exists elsewhere or not at all (CONTRACT §8). */
 export const upstreamBaseNotFound = (baseId: string) =>
   new AppError('not_found', `Upstream base ${baseId} not found for this account's connection`);

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { safeError, type Logger } from './logger.js';
 import { AccountService } from './services/account.service.js';
 import { AirtableLookupService } from './services/airtable-lookup.service.js';
 import { ChangeIngestService } from './services/audit/change-ingest.service.js';
@@ -14,6 +14,11 @@ import { OAuthFlowService } from './services/connections/oauth-flow.service.js';
 import { UpstreamAccess, type ClientForToken } from './services/connections/upstream-access.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
+import { MirrorReadService } from './services/mirror/mirror-read.service.js';
+import { MirrorRestoreService } from './services/mirror/mirror-restore.service.js';
+import { MirrorSeedService } from './services/mirror/mirror-seed.service.js';
+import { MirrorSink } from './services/mirror/mirror-sink.js';
+import { MirrorService } from './services/mirror/mirror.service.js';
 import { ReadModelCache } from './services/read-model-cache.js';
 import { SecretBox } from './services/secret-box.js';
 import { SnapshotService } from './services/snapshot.service.js';
@@ -69,6 +74,11 @@ export interface Services extends WebhookForwarding {
   accessTokens: AccessTokenService;
   /** The client that acts for an account: its connection, or the shared token in single-team mode. */
   upstreamAccess: UpstreamAccess;
+  /** Which bases are mirrored (one mirror per watched base), their seeds, and the reads of them. */
+  mirrors: MirrorService;
+  mirrorSeeds: MirrorSeedService;
+  mirrorReads: MirrorReadService;
+  mirrorRestores: MirrorRestoreService;
   /** The web application's people and their sessions. */
   users: UserService;
   sessions: SessionService;
@@ -116,6 +126,19 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   });
   const monitoringConfigs = new MonitoringConfigService(dataSource, upstreamAccess, watches, logger, config.quotas);
   const changeIngest = new ChangeIngestService(dataSource, upstreamAccess, watches);
+  const mirrors = new MirrorService(dataSource, logger);
+  const mirrorSeeds = new MirrorSeedService(dataSource, upstreamAccess, logger);
+  const mirrorReads = new MirrorReadService(dataSource, monitoringConfigs, cursors, config.audit.retentionDays);
+  const mirrorRestores = new MirrorRestoreService(dataSource, mirrorReads, upstreamAccess, changeIngest, logger);
+  changeIngest.addSink(
+    new MirrorSink(
+      (baseId) =>
+        void mirrors
+          .requestSeed(baseId)
+          .catch((error: unknown) => logger.warn({ err: safeError(error), baseId }, 'could not plan a mirror seed')),
+    ),
+  );
+  monitoringConfigs.addBaseListener({ watched: (baseId) => mirrors.ensure(baseId), released: (baseId) => mirrors.release(baseId) });
   const usageCounting = new UsageCountingService(
     dataSource,
     usageBases,
@@ -180,6 +203,10 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
     upstreamAccess,
     users,
     sessions,
+    mirrors,
+    mirrorSeeds,
+    mirrorReads,
+    mirrorRestores,
     ...forwarding,
   };
 }

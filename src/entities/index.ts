@@ -19,6 +19,11 @@ import { UsageRun } from './usage-run.entity.js';
 import { UsageSnapshot } from './usage-snapshot.entity.js';
 import { UpstreamWatch } from './upstream-watch.entity.js';
 import { Webhook } from './webhook.entity.js';
+import { MirrorBase } from './mirror-base.entity.js';
+import { MirrorRecord } from './mirror-record.entity.js';
+import { MirrorRestore } from './mirror-restore.entity.js';
+import { MirrorPending, MirrorSeedRecord } from './mirror-staging.entity.js';
+import { MirrorVersion } from './mirror-version.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity.js';
 
@@ -37,6 +42,9 @@ export {
 export { OAuthState, UpstreamApiCall, UpstreamConnection, Webhook, WebhookDelivery, WebhookDeliveryAttempt };
 export { SetPasswordToken, UsageAlert, UsageBaseLimits, User, UserSession };
 export { DeploymentKey, MonitoringConfigClaim };
+export { MirrorBase, MirrorPending, MirrorRecord, MirrorRestore, MirrorSeedRecord, MirrorVersion };
+export type { MirrorStatus } from './mirror-base.entity.js';
+export type { RestoreStatus } from './mirror-restore.entity.js';
 export type { UsageMetric } from './usage-alert.entity.js';
 export type { UpstreamConnectionKind, UpstreamConnectionStatus } from './upstream-connection.entity.js';
 export type { WebhookDeactivationReason } from './webhook.entity.js';
@@ -46,6 +54,12 @@ export type { UsageRunStatus } from './usage-run.entity.js';
 export type { TableCount } from './usage-snapshot.entity.js';
 
 export const entities = [
+  MirrorBase,
+  MirrorPending,
+  MirrorRecord,
+  MirrorRestore,
+  MirrorSeedRecord,
+  MirrorVersion,
   UsageBaseLimits,
   UsageAlert,
   Account,

@@ -11,6 +11,7 @@ import { PostgresJobBackend, setUpPostgresJobStore } from './backends/postgres/p
 import { SqliteBackend } from './backends/sqlite/index.js';
 import { defineAuditJobs } from './audit.jobs.js';
 import { defineCountUsageJob } from './count-usage.job.js';
+import { defineMirrorJobs } from './mirror.jobs.js';
 import { UNIQUE_JOBS } from './unique-jobs.js';
 import { AgendaUsageJobStore } from './usage-job-store.js';
 import { defineWebhookDeliveryJob } from './webhook-delivery.job.js';
@@ -68,6 +69,11 @@ export async function createScheduler(
     ingestRetryDelayMs: Math.min(config.audit.pollIntervalMs, 30_000),
   });
 
+  const mirrorJobs = defineMirrorJobs(agenda, services, logger, {
+    lockLifetimeMs: Math.min(config.jobs.lockLifetimeMs, 60_000),
+    retryDelayMs: Math.min(config.audit.pollIntervalMs, 30_000),
+  });
+
   const webhookJob = defineWebhookDeliveryJob(agenda, services, logger, config.jobs.lockLifetimeMs);
 
   let started = false;
@@ -80,6 +86,7 @@ export async function createScheduler(
       const reconciled = await services.usageSchedule.reconcile();
       logger.info({ backend: backend.name, ...reconciled }, 'usage jobs reconciled');
       await auditJobs.plan();
+      await mirrorJobs.plan();
       await webhookJob.plan();
       if (config.jobs.run) {
         await auditJobs.maintainSoon();

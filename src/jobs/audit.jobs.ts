@@ -2,6 +2,7 @@ import type { Agenda, BackoffStrategy, Job } from 'agenda';
 import type { Logger } from '../logger.js';
 import { isAppError } from '../errors.js';
 import { safeError } from '../logger.js';
+import { saveUnique } from './unique-job.js';
 import type { Services } from '../services.js';
 
 export const AUDIT_INGEST_JOB = 'audit.ingest';
@@ -138,13 +139,6 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
 async function keepDue(job: Job<IngestData> | Job<WriteData>): Promise<void> {
   job.attrs.nextRunAt = new Date();
   await job.touch();
-}
-
-async function saveUnique<T extends object>(agenda: Agenda, name: string, data: T, at: Date): Promise<void> {
-  const job = agenda.create<T>(name, data);
-  job.unique(Object.fromEntries(Object.entries(data).map(([key, value]) => [`data.${key}`, value])));
-  job.schedule(at);
-  await job.save();
 }
 
 const isPausedAccount = (error: unknown) => isAppError(error) && error.code === 'upstream_not_connected';

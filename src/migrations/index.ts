@@ -14,6 +14,7 @@ import { UsageInsight1764900000000 } from './1764900000000-usage-insight.js';
 import { UpstreamApiCalls1765000000000 } from './1765000000000-upstream-api-calls.js';
 import { DeploymentKey1765123000000 } from './1765123000000-deployment-key.js';
 import { MonitoringConfigClaim1765250000000 } from './1765250000000-monitoring-config-claim.js';
+import { Mirror1765400000000 } from './1765400000000-mirror.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   UpstreamApiCalls1765000000000,
   DeploymentKey1765123000000,
   MonitoringConfigClaim1765250000000,
+  Mirror1765400000000,
 ];

@@ -8,6 +8,7 @@ import { changeRoutes } from './changes.endpoints.js';
 import { connectionRoutes } from './connection.endpoints.js';
 import { opsRoutes } from './ops.endpoints.js';
 import { ErrorBody } from './schemas.js';
+import { mirrorRoutes } from './mirror.endpoints.js';
 import { monitoringRoutes } from './monitoring.endpoints.js';
 import { withStockNullables } from './openapi-nullable.js';
 import { usageRoutes } from './usage.endpoints.js';
@@ -21,6 +22,7 @@ export const allRoutes: RouteSpec[] = [
   apiCallRoutes,
   airtableRoutes,
   monitoringRoutes,
+  mirrorRoutes,
   changeRoutes,
   connectionRoutes,
   authRoutes,
@@ -30,7 +32,7 @@ export const allRoutes: RouteSpec[] = [
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_request: malformed request, path or JSON body (not UTF-8 included), unsupported body encoding, wrong type, out-of-range value (an over-long id included), bad date, timezone or cursor, unknown body field',
   401: 'unauthorized: Authorization missing, malformed, unknown or revoked key',
-  403: 'csrf_failed: a write authenticated by the session cookie without its X-CSRF-Token',
+  403: 'csrf_failed: a write authenticated by the session cookie without its X-CSRF-Token; forbidden: the account’s upstream connection lacks the scope or permission the work needs (a restore without write access)',
   404: 'not_found: no such id for this account',
   408: 'invalid_request: the request took too long to arrive',
   409: 'conflict: a count of this base is running, or the resource exists already; upstream_not_connected: the work needs the account’s upstream connection and it has none, or it needs re-authorisation',
@@ -62,6 +64,14 @@ export function buildOpenApiDocument() {
       [route.success.status]: route.success.schema
         ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
         : { description: route.success.description },
+      ...(route.alsoSucceeds && route.success.schema
+        ? {
+            [route.alsoSucceeds.status]: {
+              description: route.alsoSucceeds.description,
+              content: { 'application/json': { schema: route.success.schema } },
+            },
+          }
+        : {}),
     };
     if (route.conditional) {
       responses[304] = { description: 'Not modified: If-None-Match matched the ETag of the current response' };

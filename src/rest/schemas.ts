@@ -10,6 +10,7 @@ export const ErrorBody = z
         'invalid_request',
         'unauthorized',
         'csrf_failed',
+        'forbidden',
         'not_found',
         'conflict',
         'upstream_not_connected',

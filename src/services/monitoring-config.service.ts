@@ -3,7 +3,7 @@ import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Quotas } from '../config.js';
 import { ChangeOutbox, MonitoringConfig } from '../entities/index.js';
 import { conflict, invalidRequest, notFound, upstreamBaseNotFound } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { safeError, type Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamAccess } from './connections/upstream-access.js';
 import type { UpstreamTable } from '../upstream/types.js';
@@ -35,9 +35,16 @@ export interface UpdateMonitoringConfigInput {
 /** A config as a change list names it: the config and the Changes table it logs into. */
 export type ChangeLogTarget = Pick<MonitoringConfig, 'id' | 'monitoringBaseId' | 'monitoringTableId' | 'changesVersion'>;
 
+/** Told when a base gains its first config or may have lost its last (the mirror follows). */
+export interface MonitoredBaseListener {
+  watched(baseId: string): Promise<void>;
+  released(baseId: string): Promise<unknown>;
+}
+
 /** Monitoring configs: which base is logged, into which Changes table, with what scope. */
 export class MonitoringConfigService implements WatchDemand {
   private readonly repository: Repository<MonitoringConfig>;
+  private readonly baseListeners: MonitoredBaseListener[] = [];
   private readonly byIdAndAccount: EntityLookup<MonitoringConfig>;
   private readonly claims: MonitoringConfigClaims;
   private readonly quota: Quota;
@@ -67,6 +74,10 @@ export class MonitoringConfigService implements WatchDemand {
       configs.map((config) => config.baseId),
     );
     return new Set(configs.filter((config) => lost.has(config.baseId)).map((config) => config.id));
+  }
+
+  addBaseListener(listener: MonitoredBaseListener): void {
+    this.baseListeners.push(listener);
   }
 
   /**
@@ -138,6 +149,14 @@ export class MonitoringConfigService implements WatchDemand {
         await this.repository.delete({ id: config.id });
         throw error;
       }
+      // The daily reconcile makes up for a listener that failed here.
+      for (const listener of this.baseListeners) {
+        await listener
+          .watched(config.baseId)
+          .catch((error: unknown) =>
+            this.logger.warn({ err: safeError(error), baseId: config.baseId }, 'could not start mirroring a base'),
+          );
+      }
       return config;
     });
   }
@@ -206,6 +225,7 @@ export class MonitoringConfigService implements WatchDemand {
       await manager.delete(MonitoringConfig, { id });
     });
     await this.watches.release({ accountId, baseId: config.baseId });
+    for (const listener of this.baseListeners) await listener.released(config.baseId);
   }
 
   async needs(manager: EntityManager, base: WatchedBase): Promise<boolean> {

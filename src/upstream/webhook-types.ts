@@ -98,6 +98,8 @@ export interface WebhookPayloadPage {
   cursor: number;
   /** True: ask again at once with `cursor`. */
   mightHaveMore: boolean;
+  /** Not in the platform's documentation; read when present (third-party clients report it after lost payloads). */
+  mightHaveMissedPayloads?: boolean;
   payloads: WebhookPayload[];
 }
 

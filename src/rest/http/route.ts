@@ -20,7 +20,9 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   params?: P;
   query?: Q;
   body?: B;
-  success: { status: 200 | 201 | 204; description: string; schema?: ZodType };
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: ZodType };
+  /** Another success status the operation answers with the same schema (a dry run's 200 beside 202). */
+  alsoSucceeds?: { status: 200; description: string };
   /** This operation's own failures; those every operation can answer are added by `errorStatusesOf`. */
   errors: ErrorStatus[];
   /** false for operations answered before the per-key request budget is counted (the upstream's pings). */
@@ -42,6 +44,14 @@ export interface RouteInput<S extends RouteSpec> {
 
 export type RouteHandler<S extends RouteSpec> = (input: RouteInput<S>, req: Request) => Promise<unknown>;
 
+/** A handler's answer with the spec's `alsoSucceeds` status instead of its usual one. */
+export class WithStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 /** Mounts a handler for a spec: checks the account (unless public), validates, runs, renders the success status. */
 export function mount<S extends RouteSpec>(router: Router, spec: S, handler: RouteHandler<S>): void {
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
@@ -55,6 +65,7 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
       account,
     } as RouteInput<S>;
     const result = await handler(input, req);
+    if (result instanceof WithStatus) return void res.status(result.status).json(result.body);
     res.status(spec.success.status);
     if (spec.success.status === 204) return void res.end();
     if (result instanceof JsonBody) return result.send(req, res);

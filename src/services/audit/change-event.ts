@@ -62,6 +62,8 @@ export interface ChangeEvent {
   after: Record<string, unknown> | null;
   /** `<upstream webhook id>:<payload cursor>:<index in payload>`: the same payload always gives the same keys. */
   position: string;
+  /** record_create: the record's createdTime, when the payload gives it (the mirror keeps it). */
+  createdTime?: string;
 }
 
 /** The account and upstream base a batch of changes came from. */
@@ -73,4 +75,8 @@ export interface WatchedBase {
 /** A base whose changes are being fanned out, and the accounts that get none now (their connection cannot reach it). */
 export interface IngestedBase extends WatchedBase {
   pausedAccounts: ReadonlySet<string>;
+  /** The upstream webhook the changes were read from. */
+  webhookId: string;
+  /** The upstream no longer had every payload after the cursor (they are kept 7 days): changes were missed. */
+  missedPayloads: boolean;
 }

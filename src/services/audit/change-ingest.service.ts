@@ -95,11 +95,15 @@ export class ChangeIngestService {
       await this.learnTableNames(upstream, watch.baseId, usable, names);
       const changes = usable.flatMap((payload, i) => translatePayload(payload, `${reading.webhookId}:${reading.payloadCursor + i}`, names));
       const nextCursor = failedAt === -1 ? page.cursor : watch.payloadCursor + consumed;
+      // Payload numbers go on when the upstream deletes old payloads: a first payload past the cursor means some are gone.
+      const missedPayloads = page.cursor - payloads.length > watch.payloadCursor || page.mightHaveMissedPayloads === true;
       // Who gets the page is decided once it has been read: a connection changed meanwhile counts as it is now.
       const base: IngestedBase = {
         accountId: watch.accountId,
         baseId: watch.baseId,
         pausedAccounts: await this.watches.pausedAccounts(watch.baseId),
+        webhookId: reading.webhookId,
+        missedPayloads,
       };
       let logged: Map<string, ChangeEntry[]>;
       try {
@@ -158,7 +162,7 @@ export class ChangeIngestService {
       if (entries.length) logged.set(config.id, entries);
     }
     await bumpChangeVersions(manager, logged.keys());
-    for (const sink of this.sinks) await sink.accept(manager, base, relevant);
+    for (const sink of this.sinks) await sink.accept(manager, base, sink.includesOwnRows ? changes : relevant);
     return logged;
   }
 

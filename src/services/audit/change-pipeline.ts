@@ -7,6 +7,8 @@ import type { ChangeEvent, IngestedBase, WatchedBase } from './change-event.js';
  * `committed` runs after the commit, e.g. to wake a job.
  */
 export interface ChangeSink {
+  /** Also given the service's own writes (rows of Changes tables), which the log and forwarding leave out. */
+  includesOwnRows?: boolean;
   accept(manager: EntityManager, base: IngestedBase, changes: ChangeEvent[]): Promise<void>;
   committed?(base: WatchedBase): void;
 }

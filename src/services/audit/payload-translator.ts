@@ -23,7 +23,7 @@ interface TableChangedLike {
   createdFieldsById?: Record<string, Definition>;
   changedFieldsById?: Record<string, { current?: Definition; previous?: Definition }>;
   destroyedFieldIds?: string[];
-  createdRecordsById?: Record<string, { cellValuesByFieldId?: Cells }>;
+  createdRecordsById?: Record<string, { createdTime?: string; cellValuesByFieldId?: Cells }>;
   changedRecordsById?: Record<string, { current?: { cellValuesByFieldId?: Cells }; previous?: { cellValuesByFieldId?: Cells } }>;
   destroyedRecordIds?: string[];
 }
@@ -31,7 +31,7 @@ interface TableChangedLike {
 interface TableCreatedLike {
   metadata?: Definition;
   fieldsById?: Record<string, Definition>;
-  recordsById?: Record<string, { cellValuesByFieldId?: Cells }>;
+  recordsById?: Record<string, { createdTime?: string; cellValuesByFieldId?: Cells }>;
 }
 
 /** Table id → name, kept across payloads: payloads name a table only when it is created or renamed. */
@@ -50,7 +50,7 @@ export function translatePayload(payload: PayloadLike, positionPrefix: string, n
     if (typeof created.metadata?.name === 'string') names[tableId] = created.metadata.name;
     drafts.push(draft('table_create', tableId, null, [], null, { ...created.metadata, fields: created.fieldsById ?? {} }));
     for (const [recordId, record] of Object.entries(created.recordsById ?? {})) {
-      drafts.push(draft('record_create', tableId, recordId, [], null, record.cellValuesByFieldId ?? {}));
+      drafts.push(recordCreated(tableId, recordId, record));
     }
   }
   for (const [tableId, changed] of Object.entries(payload.changedTablesById ?? {})) {
@@ -69,7 +69,7 @@ export function translatePayload(payload: PayloadLike, positionPrefix: string, n
       drafts.push(draft('column_delete', tableId, fieldId, [fieldId], null, null));
     }
     for (const [recordId, record] of Object.entries(changed.createdRecordsById ?? {})) {
-      drafts.push(draft('record_create', tableId, recordId, [], null, record.cellValuesByFieldId ?? {}));
+      drafts.push(recordCreated(tableId, recordId, record));
     }
     for (const [recordId, record] of Object.entries(changed.changedRecordsById ?? {})) {
       const after = record.current?.cellValuesByFieldId ?? {};
@@ -95,6 +95,11 @@ export function translatePayload(payload: PayloadLike, positionPrefix: string, n
     ...actor,
     position: `${positionPrefix}:${index}`,
   }));
+}
+
+function recordCreated(tableId: string, recordId: string, record: { createdTime?: string; cellValuesByFieldId?: Cells }): Draft {
+  const created = draft('record_create', tableId, recordId, [], null, record.cellValuesByFieldId ?? {});
+  return typeof record.createdTime === 'string' ? { ...created, createdTime: record.createdTime } : created;
 }
 
 function draft(

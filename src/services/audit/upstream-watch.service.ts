@@ -15,11 +15,11 @@ import type { SecretBox } from '../secret-box.js';
 import type { WatchedBase } from './change-event.js';
 import type { WatchDemand } from './change-pipeline.js';
 
-/** Everything the audit log and forwarding need: records, fields, table metadata, with previous values. */
+/** Everything the audit log, forwarding and the mirror need: records, fields, table metadata, previous values, all cells. */
 export const WATCH_SPECIFICATION: WebhookSpecification = {
   options: {
     filters: { dataTypes: ['tableData', 'tableFields', 'tableMetadata'] },
-    includes: { includePreviousCellValues: true, includePreviousFieldDefinitions: true },
+    includes: { includeCellValuesInFieldIds: 'all', includePreviousCellValues: true, includePreviousFieldDefinitions: true },
   },
 };
 

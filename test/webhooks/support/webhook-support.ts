@@ -87,7 +87,13 @@ export const recordId = () => `rec${randomUUID().replace(/-/g, '').slice(0, 14)}
 /** Hands changes to the webhook sink in a transaction, as ingestion does, then tells it the batch committed. */
 export async function feed(app: Pick<TestApp, 'running'>, accountId: string, baseId: string, changes: ChangeEvent[]): Promise<void> {
   const { dataSource, webhookSink } = app.running.services;
-  await dataSource.transaction((manager) => webhookSink.accept(manager, { accountId, baseId, pausedAccounts: new Set() }, changes));
+  await dataSource.transaction((manager) =>
+    webhookSink.accept(
+      manager,
+      { accountId, baseId, pausedAccounts: new Set(), webhookId: 'achSupportFeed', missedPayloads: false },
+      changes,
+    ),
+  );
   webhookSink.committed();
 }
 

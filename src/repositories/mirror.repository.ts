@@ -1,0 +1,356 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { MirrorBase } from '../entities/index.js';
+import { insertRows, runSql } from './run-sql.js';
+
+type Runner = DataSource | EntityManager;
+
+/** A mirror_record row as stored (timestamps as ISO text). */
+export interface MirrorRecordRow {
+  base_id: string;
+  record_id: string;
+  table_id: string;
+  created_time: string;
+  deleted_at: string | null;
+  deleted_by: string | null;
+  fields_json: string;
+  versions: number;
+  file_count: number;
+  attachment_bytes: number;
+}
+
+export interface MirrorVersionRow {
+  base_id: string;
+  record_id: string;
+  at: string;
+  event_type: string;
+  source: string;
+  user_email: string | null;
+  keyframe: number;
+  fields_json: string;
+}
+
+export interface StoredVersionRow extends MirrorVersionRow {
+  seq: number;
+}
+
+export interface SeedRecordRow {
+  base_id: string;
+  record_id: string;
+  table_id: string;
+  created_time: string;
+  fields_json: string;
+}
+
+const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending'] as const;
+const IN_CHUNK = 400;
+
+export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
+  const manager = 'manager' in runner ? runner.manager : runner;
+  return manager.findOneBy(MirrorBase, { baseId });
+}
+
+export async function mirroredBaseIds(runner: Runner): Promise<string[]> {
+  return (await runSql<Array<{ base_id: string }>>(runner, 'SELECT base_id FROM mirror_base')).map((row) => row.base_id);
+}
+
+/**
+ * Takes the mirror row's write lock for the rest of the transaction (PostgreSQL: the row; SQLite: the database), so
+ * that changes applied by an ingestion and a seed completing are serialised. False when there is no mirror.
+ */
+export async function lockMirror(manager: EntityManager, baseId: string, now: Date): Promise<boolean> {
+  const result = await manager.update(MirrorBase, { baseId }, { updatedAt: now });
+  return (result.affected ?? 0) > 0;
+}
+
+export async function recordRows(runner: Runner, baseId: string, recordIds: string[]): Promise<Map<string, MirrorRecordRow>> {
+  const rows = new Map<string, MirrorRecordRow>();
+  const unique = [...new Set(recordIds)];
+  for (let i = 0; i < unique.length; i += IN_CHUNK) {
+    const found = await runSql<MirrorRecordRow[]>(
+      runner,
+      'SELECT * FROM mirror_record WHERE base_id = :baseId AND record_id IN (:...ids)',
+      { baseId, ids: unique.slice(i, i + IN_CHUNK) },
+    );
+    for (const row of found) rows.set(row.record_id, normaliseRecord(row));
+  }
+  return rows;
+}
+
+export async function recordRow(runner: Runner, baseId: string, recordId: string): Promise<MirrorRecordRow | null> {
+  return (await recordRows(runner, baseId, [recordId])).get(recordId) ?? null;
+}
+
+const RECORD_COLUMNS = [
+  'base_id',
+  'record_id',
+  'table_id',
+  'created_time',
+  'deleted_at',
+  'deleted_by',
+  'fields_json',
+  'versions',
+  'file_count',
+  'attachment_bytes',
+] as const;
+
+/** Inserts or replaces whole rows (one statement per chunk). */
+export async function upsertRecords(manager: EntityManager, rows: MirrorRecordRow[], chunk = 100): Promise<void> {
+  for (let start = 0; start < rows.length; start += chunk) {
+    const slice = rows.slice(start, start + chunk);
+    const parameters: Record<string, unknown> = {};
+    const tuples = slice.map((row, r) => {
+      const names = RECORD_COLUMNS.map((column, c) => {
+        parameters[`v${r}_${c}`] = row[column];
+        return `:v${r}_${c}`;
+      });
+      return `(${names.join(', ')})`;
+    });
+    const updates = RECORD_COLUMNS.filter((c) => c !== 'base_id' && c !== 'record_id').map((c) => `"${c}" = excluded."${c}"`);
+    await runSql(
+      manager,
+      `INSERT INTO mirror_record (${RECORD_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}
+       ON CONFLICT (base_id, record_id) DO UPDATE SET ${updates.join(', ')}`,
+      parameters,
+    );
+  }
+}
+
+export function insertVersions(manager: EntityManager, rows: MirrorVersionRow[]): Promise<void> {
+  return rows.length ? insertRows(manager, 'mirror_version', rows as unknown as Array<Record<string, unknown>>, 100) : Promise.resolve();
+}
+
+/** Versions of a record, newest first: at or before `at` (ISO) and/or before `beforeSeq`. */
+export async function versionsBack(
+  runner: Runner,
+  baseId: string,
+  recordId: string,
+  bounds: { at?: string; beforeSeq?: number; atOrBeforeSeq?: number },
+  limit: number,
+): Promise<StoredVersionRow[]> {
+  const conditions = ['base_id = :baseId', 'record_id = :recordId'];
+  if (bounds.at !== undefined) conditions.push('at <= :at');
+  if (bounds.beforeSeq !== undefined) conditions.push('seq < :beforeSeq');
+  if (bounds.atOrBeforeSeq !== undefined) conditions.push('seq <= :atOrBeforeSeq');
+  const rows = await runSql<StoredVersionRow[]>(
+    runner,
+    `SELECT * FROM mirror_version WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ${Math.trunc(limit)}`,
+    { baseId, recordId, ...bounds },
+  );
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), keyframe: Number(row.keyframe) }));
+}
+
+/** Records of a table created since `since` (ISO) and not deleted: where a resumed restore looks for what it made. */
+export async function recentlyCreatedRecords(runner: Runner, baseId: string, tableId: string, since: string): Promise<MirrorRecordRow[]> {
+  const rows = await runSql<MirrorRecordRow[]>(
+    runner,
+    `SELECT * FROM mirror_record WHERE base_id = :baseId AND table_id = :tableId AND created_time >= :since AND deleted_at IS NULL
+     ORDER BY created_time, record_id`,
+    { baseId, tableId, since },
+  );
+  return rows.map(normaliseRecord);
+}
+
+export interface DeletedRecordsQuery {
+  tableId?: string;
+  /** ISO bounds of deleted_at: from inclusive, to exclusive. */
+  from?: string;
+  to?: string;
+  /** Keyset: rows strictly after (deletedAt, recordId) in newest-first order. */
+  after?: { deletedAt: string; recordId: string };
+  limit: number;
+}
+
+export async function deletedRecordRows(runner: Runner, baseId: string, query: DeletedRecordsQuery): Promise<MirrorRecordRow[]> {
+  const conditions = ['base_id = :baseId', 'deleted_at IS NOT NULL'];
+  const parameters: Record<string, unknown> = { baseId };
+  if (query.tableId) {
+    conditions.push('table_id = :tableId');
+    parameters.tableId = query.tableId;
+  }
+  if (query.from) {
+    conditions.push('deleted_at >= :from');
+    parameters.from = query.from;
+  }
+  if (query.to) {
+    conditions.push('deleted_at < :to');
+    parameters.to = query.to;
+  }
+  if (query.after) {
+    conditions.push('(deleted_at < :afterAt OR (deleted_at = :afterAt AND record_id < :afterId))');
+    parameters.afterAt = query.after.deletedAt;
+    parameters.afterId = query.after.recordId;
+  }
+  const rows = await runSql<MirrorRecordRow[]>(
+    runner,
+    `SELECT * FROM mirror_record WHERE ${conditions.join(' AND ')} ORDER BY deleted_at DESC, record_id DESC LIMIT ${Math.trunc(query.limit)}`,
+    parameters,
+  );
+  return rows.map(normaliseRecord);
+}
+
+export interface MirrorTableCount {
+  tableId: string;
+  recordCount: number;
+  fileCount: number;
+  storageBytes: number;
+}
+
+/** Records, files and attachment bytes of the records not deleted, per table. */
+export async function mirrorCounts(runner: Runner, baseId: string): Promise<MirrorTableCount[]> {
+  const rows = await runSql<Array<{ table_id: string; records: number | string; files: number | string; bytes: number | string | null }>>(
+    runner,
+    `SELECT table_id, COUNT(*) AS records, SUM(file_count) AS files, SUM(attachment_bytes) AS bytes
+     FROM mirror_record WHERE base_id = :baseId AND deleted_at IS NULL GROUP BY table_id`,
+    { baseId },
+  );
+  return rows.map((row) => ({
+    tableId: row.table_id,
+    recordCount: Number(row.records),
+    fileCount: Number(row.files ?? 0),
+    storageBytes: Number(row.bytes ?? 0),
+  }));
+}
+
+/** Current records of a table, in id order, a chunk at a time (attachment stats after a schema change). */
+export async function liveRecordsOfTable(
+  runner: Runner,
+  baseId: string,
+  tableId: string,
+  afterId: string,
+  limit: number,
+): Promise<MirrorRecordRow[]> {
+  const rows = await runSql<MirrorRecordRow[]>(
+    runner,
+    `SELECT * FROM mirror_record WHERE base_id = :baseId AND table_id = :tableId AND record_id > :afterId
+     ORDER BY record_id LIMIT ${Math.trunc(limit)}`,
+    { baseId, tableId, afterId },
+  );
+  return rows.map(normaliseRecord);
+}
+
+// ---- a seed's staging rows and the changes that arrive meanwhile
+
+export async function clearSeedState(manager: EntityManager, baseId: string): Promise<void> {
+  await runSql(manager, 'DELETE FROM mirror_seed_record WHERE base_id = :baseId', { baseId });
+  await runSql(manager, 'DELETE FROM mirror_pending WHERE base_id = :baseId', { baseId });
+}
+
+export async function clearSeedTable(manager: EntityManager, baseId: string, tableId: string): Promise<void> {
+  await runSql(manager, 'DELETE FROM mirror_seed_record WHERE base_id = :baseId AND table_id = :tableId', { baseId, tableId });
+}
+
+/** Rows of a page the seed read; a record read twice (a listing that restarted) keeps the later read. */
+export async function putSeedRecords(manager: EntityManager, rows: SeedRecordRow[]): Promise<void> {
+  const columns = ['base_id', 'record_id', 'table_id', 'created_time', 'fields_json'] as const;
+  for (let start = 0; start < rows.length; start += 100) {
+    const slice = rows.slice(start, start + 100);
+    const parameters: Record<string, unknown> = {};
+    const tuples = slice.map(
+      (row, r) => `(${columns.map((column, c) => ((parameters[`v${r}_${c}`] = row[column]), `:v${r}_${c}`)).join(', ')})`,
+    );
+    await runSql(
+      manager,
+      `INSERT INTO mirror_seed_record (${columns.join(', ')}) VALUES ${tuples.join(', ')}
+       ON CONFLICT (base_id, record_id) DO UPDATE SET table_id = excluded.table_id, created_time = excluded.created_time,
+       fields_json = excluded.fields_json`,
+      parameters,
+    );
+  }
+}
+
+export async function seedRecordRows(runner: Runner, baseId: string, recordIds: string[]): Promise<Map<string, SeedRecordRow>> {
+  const rows = new Map<string, SeedRecordRow>();
+  const unique = [...new Set(recordIds)];
+  for (let i = 0; i < unique.length; i += IN_CHUNK) {
+    const found = await runSql<SeedRecordRow[]>(
+      runner,
+      'SELECT * FROM mirror_seed_record WHERE base_id = :baseId AND record_id IN (:...ids)',
+      { baseId, ids: unique.slice(i, i + IN_CHUNK) },
+    );
+    for (const row of found) rows.set(row.record_id, row);
+  }
+  return rows;
+}
+
+export async function deleteSeedRecords(manager: EntityManager, baseId: string, recordIds: string[]): Promise<void> {
+  for (let i = 0; i < recordIds.length; i += IN_CHUNK) {
+    await runSql(manager, 'DELETE FROM mirror_seed_record WHERE base_id = :baseId AND record_id IN (:...ids)', {
+      baseId,
+      ids: recordIds.slice(i, i + IN_CHUNK),
+    });
+  }
+}
+
+export async function addPending(manager: EntityManager, baseId: string, changes: unknown[]): Promise<void> {
+  if (!changes.length) return;
+  await insertRows(
+    manager,
+    'mirror_pending',
+    changes.map((change) => ({ base_id: baseId, change_json: JSON.stringify(change) })),
+    100,
+  );
+}
+
+export async function pendingChanges(runner: Runner, baseId: string): Promise<unknown[]> {
+  const rows = await runSql<Array<{ change_json: string }>>(
+    runner,
+    'SELECT change_json FROM mirror_pending WHERE base_id = :baseId ORDER BY seq',
+    { baseId },
+  );
+  return rows.map((row) => JSON.parse(row.change_json) as unknown);
+}
+
+const SEED_DIFFERS = `s.base_id = :baseId AND (r.record_id IS NULL OR r.fields_json <> s.fields_json OR r.deleted_at IS NOT NULL
+  OR r.table_id <> s.table_id)`;
+const SEED_JOIN = 'FROM mirror_seed_record s LEFT JOIN mirror_record r ON r.base_id = s.base_id AND r.record_id = s.record_id';
+const UNSEEN = `base_id = :baseId AND deleted_at IS NULL
+  AND NOT EXISTS (SELECT 1 FROM mirror_seed_record s WHERE s.base_id = mirror_record.base_id AND s.record_id = mirror_record.record_id)`;
+
+/** A `baseline` version (the whole record) for every record the seed read that is new, changed or had been deleted. */
+export async function insertBaselineVersions(manager: EntityManager, baseId: string, now: string): Promise<void> {
+  await runSql(
+    manager,
+    `INSERT INTO mirror_version (base_id, record_id, at, event_type, source, user_email, keyframe, fields_json)
+     SELECT s.base_id, s.record_id, :now, 'baseline', 'unknown', NULL, 1, s.fields_json ${SEED_JOIN} WHERE ${SEED_DIFFERS}`,
+    { baseId, now },
+  );
+}
+
+/** Records the mirror has and the seed did not find: deleted while changes were missed. Returns how many. */
+export async function markUnseenDeleted(manager: EntityManager, baseId: string, now: string): Promise<number> {
+  const [{ n }] = await runSql<Array<{ n: number | string }>>(manager, `SELECT COUNT(*) AS n FROM mirror_record WHERE ${UNSEEN}`, {
+    baseId,
+  });
+  if (!Number(n)) return 0;
+  await runSql(
+    manager,
+    `INSERT INTO mirror_version (base_id, record_id, at, event_type, source, user_email, keyframe, fields_json)
+     SELECT base_id, record_id, :now, 'record_delete', 'unknown', NULL, 0, '{}' FROM mirror_record WHERE ${UNSEEN}`,
+    { baseId, now },
+  );
+  await runSql(manager, `UPDATE mirror_record SET deleted_at = :now, deleted_by = NULL, versions = versions + 1 WHERE ${UNSEEN}`, {
+    baseId,
+    now,
+  });
+  return Number(n);
+}
+
+/** The seed's rows that differ from the mirror, a chunk at a time in id order (replaced as they are read). */
+export async function changedSeedRows(manager: EntityManager, baseId: string, afterId: string, limit: number) {
+  return runSql<Array<SeedRecordRow & { versions: number | null }>>(
+    manager,
+    `SELECT s.*, r.versions AS versions ${SEED_JOIN} WHERE ${SEED_DIFFERS} AND s.record_id > :afterId
+     ORDER BY s.record_id LIMIT ${Math.trunc(limit)}`,
+    { baseId, afterId },
+  );
+}
+
+/** Everything a mirror keeps: it stops being kept when no monitoring config watches the base. */
+export async function deleteMirrorData(manager: EntityManager, baseId: string): Promise<void> {
+  for (const table of MIRROR_TABLES) await runSql(manager, `DELETE FROM ${table} WHERE base_id = :baseId`, { baseId });
+  await manager.delete(MirrorBase, { baseId });
+}
+
+function normaliseRecord(row: MirrorRecordRow): MirrorRecordRow {
+  return { ...row, versions: Number(row.versions), file_count: Number(row.file_count), attachment_bytes: Number(row.attachment_bytes) };
+}

@@ -1,0 +1,12 @@
+import type { MirrorState } from '../services/mirror/mirror-read.service.js';
+import type { RestoreView } from '../services/mirror/mirror-restore.service.js';
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+export function toMirrorResponse(state: MirrorState) {
+  return { status: state.status, seededAt: iso(state.seededAt), continuousSince: iso(state.continuousSince), tables: state.tables };
+}
+
+export function toRestoreResponse(restore: RestoreView) {
+  return { ...restore, at: restore.at.toISOString(), createdAt: restore.createdAt.toISOString(), finishedAt: iso(restore.finishedAt) };
+}

@@ -1,0 +1,251 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import type { DataSource } from 'typeorm';
+import type { MirrorBase, MonitoringConfig } from '../../entities/index.js';
+import { conflict, invalidRequest, notFound } from '../../errors.js';
+import {
+  deletedRecordRows,
+  findMirror,
+  mirrorCounts,
+  recordRow,
+  versionsBack,
+  type StoredVersionRow,
+} from '../../repositories/mirror.repository.js';
+import type { MonitoringConfigService } from '../monitoring-config.service.js';
+import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
+import { SEQ_POSITION } from '../signed-cursor.js';
+import type { DeletedRecordsInput } from './mirror.input.js';
+import { parseSchema } from './mirror-schema.js';
+import { foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
+
+export interface MirrorState {
+  status: MirrorBase['status'];
+  seededAt: Date | null;
+  continuousSince: Date | null;
+  tables: Array<{ tableId: string; tableName: string; recordCount: number }>;
+}
+
+export interface MirroredRecord {
+  id: string;
+  tableId: string;
+  createdTime: string;
+  deletedAt: string | null;
+  fields: Cells;
+}
+
+export interface RecordVersion {
+  at: string;
+  eventType: string;
+  source: string;
+  userEmail: string | null;
+  fields: Cells;
+}
+
+export interface HistoryPage {
+  recordId: string;
+  tableId: string;
+  versions: RecordVersion[];
+  /** The newest version's seq past this page (for GraphQL's cursors). */
+  nextSeq?: number;
+  nextCursor?: string;
+}
+
+export interface DeletedRecord {
+  id: string;
+  tableId: string;
+  deletedAt: string;
+  deletedBy: string | null;
+  fields: Cells;
+}
+
+const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.string().max(32) });
+
+/**
+ * The mirror as an account reads it, through one of its monitoring configs (404 for another account's, or one whose
+ * base its connection no longer sees): state, a record at an instant, its versions, the deleted records.
+ */
+export class MirrorReadService {
+  private readonly historyCursors: SignedCursorCodec<number>;
+  private readonly deletedCursors: SignedCursorCodec<z.infer<typeof DELETED_POSITION>>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly configs: MonitoringConfigService,
+    cursors: SignedCursors,
+    private readonly retentionDays: number,
+  ) {
+    this.historyCursors = cursors.codec('record history nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of this record’s history');
+    this.deletedCursors = cursors.codec(
+      'deleted records nextCursor',
+      DELETED_POSITION,
+      'cursor is not a nextCursor of these deleted records',
+    );
+  }
+
+  /** The config and its base's mirror; the mirror is made when its config is, so none means it was just removed. */
+  async mirrorOf(accountId: string, configId: string): Promise<{ config: MonitoringConfig; mirror: MirrorBase }> {
+    const config = await this.configs.get(accountId, configId);
+    const mirror = await findMirror(this.dataSource, config.baseId);
+    if (!mirror) throw notFound('Mirror');
+    return { config, mirror };
+  }
+
+  async state(accountId: string, configId: string): Promise<MirrorState> {
+    const { mirror } = await this.mirrorOf(accountId, configId);
+    return this.stateOf(mirror);
+  }
+
+  async stateOf(mirror: MirrorBase): Promise<MirrorState> {
+    const counts = new Map((await mirrorCounts(this.dataSource, mirror.baseId)).map((count) => [count.tableId, count.recordCount]));
+    const seeded = mirror.seededAt !== null;
+    return {
+      status: mirror.status,
+      seededAt: mirror.seededAt,
+      continuousSince: mirror.continuousSince,
+      tables: parseSchema(mirror.schemaJson).tables.map((table) => ({
+        tableId: table.id,
+        tableName: table.name,
+        recordCount: seeded ? (counts.get(table.id) ?? 0) : 0,
+      })),
+    };
+  }
+
+  /** The record as it stood at `at` (default now); 404 when it did not exist yet or is unknown. */
+  async record(accountId: string, configId: string, recordId: string, at?: string): Promise<MirroredRecord> {
+    const { mirror } = await this.mirrorOf(accountId, configId);
+    const row = await recordRow(this.dataSource, mirror.baseId, recordId);
+    if (at === undefined) {
+      this.requireSeeded(mirror);
+      if (!row) throw notFound('Record');
+      return {
+        id: recordId,
+        tableId: row.table_id,
+        createdTime: row.created_time,
+        deletedAt: row.deleted_at,
+        fields: JSON.parse(row.fields_json) as Cells,
+      };
+    }
+    const instant = this.checkedInstant(mirror, at);
+    if (!row) throw notFound('Record');
+    const folded = await this.foldedAt(mirror.baseId, recordId, { at: instant });
+    const last = folded.at(-1);
+    if (!last) throw notFound('Record');
+    const deletion = last.eventType === 'record_delete' ? last : undefined;
+    // The state of a deleted record is what it held before its deletion, folded into `state` already.
+    return { id: recordId, tableId: row.table_id, createdTime: row.created_time, deletedAt: deletion?.at ?? null, fields: last.state };
+  }
+
+  /** Versions newest first, each with the whole record after it (`{}` for a deletion). */
+  async historyPage(accountId: string, configId: string, recordId: string, page: { limit: number; cursor?: string }): Promise<HistoryPage> {
+    const { mirror } = await this.mirrorOf(accountId, configId);
+    const owner = `${mirror.baseId}:${recordId}`;
+    const beforeSeq = page.cursor === undefined ? undefined : this.historyCursors.decode(owner, page.cursor);
+    const { seqs: _seqs, ...result } = await this.versionPage(mirror, recordId, page.limit, beforeSeq);
+    const nextCursor = result.nextSeq === undefined ? undefined : this.historyCursors.encode(owner, result.nextSeq);
+    return { ...result, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /** A page of versions before `beforeSeq` (newest first); GraphQL pages with its own cursors over the same seqs. */
+  async versionPage(mirror: MirrorBase, recordId: string, limit: number, beforeSeq?: number): Promise<HistoryPage & { seqs: number[] }> {
+    const row = await recordRow(this.dataSource, mirror.baseId, recordId);
+    if (!row) throw notFound('Record');
+    const rows = await versionsBack(this.dataSource, mirror.baseId, recordId, { beforeSeq }, limit + 1);
+    const shown = rows.slice(0, limit);
+    const oldest = shown.at(-1);
+    if (!oldest) return { recordId, tableId: row.table_id, versions: [], seqs: [] };
+    // From the keyframe at or before the page's oldest version up to its newest.
+    const folded = await this.foldedAt(mirror.baseId, recordId, { atOrBeforeSeq: shown[0]!.seq }, shown.length, oldest.seq);
+    const bySeq = new Map(folded.map((version) => [version.seq, version]));
+    const versions = shown.map((version) => {
+      const state = bySeq.get(Number(version.seq));
+      return {
+        at: version.at,
+        eventType: version.event_type,
+        source: version.source,
+        userEmail: version.user_email,
+        fields: version.event_type === 'record_delete' ? {} : (state?.state ?? {}),
+      };
+    });
+    return {
+      recordId,
+      tableId: row.table_id,
+      versions,
+      seqs: shown.map((version) => Number(version.seq)),
+      ...(rows.length > limit ? { nextSeq: Number(oldest.seq) } : {}),
+    };
+  }
+
+  async deleted(
+    accountId: string,
+    configId: string,
+    input: DeletedRecordsInput,
+  ): Promise<{ records: DeletedRecord[]; nextCursor?: string }> {
+    const { config, mirror } = await this.mirrorOf(accountId, configId);
+    const zone = input.timezone ?? 'UTC';
+    if (input.from && input.to && input.from > input.to) throw invalidRequest('from must not be after to');
+    const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
+    const after = input.cursor === undefined ? undefined : this.deletedCursors.decode(config.id, input.cursor);
+    const rows = await deletedRecordRows(this.dataSource, mirror.baseId, {
+      tableId: input.tableId,
+      from: input.from ? startOf(input.from).toUTC().toISO()! : undefined,
+      to: input.to ? startOf(input.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
+      after,
+      limit: input.limit + 1,
+    });
+    const records = rows.slice(0, input.limit).map((row) => ({
+      id: row.record_id,
+      tableId: row.table_id,
+      deletedAt: row.deleted_at!,
+      deletedBy: row.deleted_by,
+      fields: JSON.parse(row.fields_json) as Cells,
+    }));
+    const last = records.at(-1);
+    const nextCursor =
+      rows.length > input.limit && last
+        ? this.deletedCursors.encode(config.id, { deletedAt: last.deletedAt, recordId: last.id })
+        : undefined;
+    return { records, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /** Versions oldest first with the record after each, from the keyframe before the newest in bounds. */
+  async foldedAt(
+    baseId: string,
+    recordId: string,
+    bounds: { at?: string; atOrBeforeSeq?: number },
+    wanted = 1,
+    oldestSeq = Number.MAX_SAFE_INTEGER,
+  ): Promise<FoldedVersion[]> {
+    let limit = wanted + KEYFRAME_EVERY;
+    for (;;) {
+      const rows = await versionsBack(this.dataSource, baseId, recordId, bounds, limit);
+      const folded = foldVersions(rows.reverse().map(toStored));
+      if ((folded.length && folded[0]!.seq <= oldestSeq) || rows.length < limit) return folded;
+      limit *= 4;
+    }
+  }
+
+  private requireSeeded(mirror: MirrorBase): void {
+    if (mirror.seededAt === null) throw conflict('The mirror of this base is being seeded: read it once GET …/mirror says live');
+  }
+
+  /** `at` as stored text; 400 before the first seed or older than the retention. */
+  checkedInstant(mirror: MirrorBase, at: string): string {
+    this.requireSeeded(mirror);
+    const instant = new Date(at);
+    const oldest = new Date(Math.max(mirror.seededAt!.getTime(), Date.now() - this.retentionDays * 86_400_000));
+    if (instant < oldest) throw invalidRequest(`at must not be before ${oldest.toISOString()} (the mirror’s seed or its retention)`);
+    return instant.toISOString();
+  }
+}
+
+function toStored(row: StoredVersionRow): StoredVersion {
+  return {
+    seq: Number(row.seq),
+    at: row.at,
+    eventType: row.event_type,
+    source: row.source,
+    userEmail: row.user_email,
+    full: Number(row.keyframe) === 1,
+    fields: JSON.parse(row.fields_json) as Cells,
+  };
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
+import { conflict, forbidden, invalidRequest, notFound } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
+import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
+import type { ChangeIngestService } from '../audit/change-ingest.service.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
+import type { RestoreInput } from './mirror.input.js';
+import type { MirrorReadService } from './mirror-read.service.js';
+import { changedBack, writableCells, type PlanContext, type RestoreItem } from './restore-plan.js';
+import { canonicalJson, type Cells } from './record-state.js';
+
+export interface RestoreView {
+  id: string;
+  status: MirrorRestore['status'];
+  at: Date;
+  tableId: string;
+  create: number;
+  update: number;
+  skippedFieldIds: string[];
+  progress: { done: number; total: number };
+  createdRecordIds: Record<string, string>;
+  error: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+interface InFlight {
+  /** Index in the plan of the batch's first item. */
+  start: number;
+  count: number;
+  sentAt: string;
+}
+
+/** How long after a batch of creates was sent its records are looked for in the mirror before it is sent again. */
+const CREATE_SETTLE_MS = 60_000;
+const WRITE_LEVELS = new Set(['edit', 'create', 'owner']);
+const WRITE_SCOPE = 'data.records:write';
+
+/** Thrown by a resumed run whose last batch of creates cannot be accounted for yet: run again later. */
+export class RestoreNotSettled extends Error {
+  constructor(readonly retryAt: Date) {
+    super('the last batch of creates is not settled yet');
+  }
+}
+
+/**
+ * Restores mirrored records (CONTRACT §11): re-creates deleted ones with their values, sets fields of existing ones
+ * back to their values at an instant. Planned when asked (a dry run stops there), then written by the
+ * `mirror.restore` job through the account's own connection, 10 records a request. Each batch of creates is noted
+ * before it is sent; a run resumed after a crash finds that batch's records in the mirror (they come back through the
+ * watch) instead of creating them again.
+ */
+export class MirrorRestoreService {
+  private runRequests: Array<(restoreId: string) => Promise<void>> = [];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: MirrorReadService,
+    private readonly access: UpstreamAccess,
+    private readonly ingest: ChangeIngestService,
+    private readonly logger: Logger,
+  ) {}
+
+  onRunNeeded(request: (restoreId: string) => Promise<void>): void {
+    this.runRequests.push(request);
+  }
+
+  async create(accountId: string, configId: string, input: RestoreInput): Promise<RestoreView> {
+    const { config, mirror } = await this.reads.mirrorOf(accountId, configId);
+    if (mirror.status === 'seeding' && mirror.seededAt === null) {
+      throw conflict('The mirror of this base is being seeded: restore once GET …/mirror says live');
+    }
+    const at = input.at ? this.reads.checkedInstant(mirror, input.at) : new Date().toISOString();
+    const upstream = await this.access.forAccount(accountId);
+    await this.requireWriteAccess(accountId, config.baseId);
+    const tables = await withCallPurpose('audit', () => upstream.getBaseSchema(config.baseId));
+    const table = tables.find((t) => t.id === input.tableId);
+    if (!table) throw notFound('Table');
+    const rows = await recordRows(this.dataSource, mirror.baseId, input.recordIds);
+    for (const recordId of input.recordIds) {
+      if (rows.get(recordId)?.table_id !== input.tableId) throw notFound(`Record ${recordId} of table ${input.tableId}`);
+    }
+    const recreated = new Set(input.recordIds.filter((id) => rows.get(id)!.deleted_at !== null));
+    const linked = await this.deletedAmongLinks(mirror.baseId, rows);
+    const context: PlanContext = {
+      fields: new Map(table.fields.map((field) => [field.id, { id: field.id, name: field.name, type: field.type }])),
+      recreated,
+      isDeleted: (id) => linked.has(id),
+      skipped: new Set(),
+    };
+    const only = input.fieldIds ? new Set(input.fieldIds) : undefined;
+    const items: RestoreItem[] = [];
+    for (const recordId of [...new Set(input.recordIds)]) {
+      const row = rows.get(recordId)!;
+      const folded = await this.reads.foldedAt(mirror.baseId, recordId, { at });
+      const then = folded.at(-1);
+      if (!then) throw invalidRequest(`Record ${recordId} did not exist at ${at}`);
+      if (recreated.has(recordId)) {
+        // Deleted by `at`: its values before the deletion (folded into the deletion's state); else its values at `at`.
+        items.push({ recordId, action: 'create', ...writableCells(then.state, only, context) });
+        continue;
+      }
+      const back = changedBack(then.state, JSON.parse(row.fields_json) as Cells, only);
+      const cells = writableCells(back, undefined, context);
+      if (Object.keys(cells.fields).length || Object.keys(cells.links).length) items.push({ recordId, action: 'update', ...cells });
+    }
+    // Creates first (updates may link to them), in the order asked.
+    items.sort((a, b) => (a.action === b.action ? 0 : a.action === 'create' ? -1 : 1));
+    const now = new Date();
+    const restore = Object.assign(new MirrorRestore(), {
+      id: randomUUID(),
+      configId: config.id,
+      accountId,
+      baseId: config.baseId,
+      tableId: input.tableId,
+      at: new Date(at),
+      status: 'planned' as const,
+      planJson: JSON.stringify(items),
+      done: 0,
+      total: items.length,
+      createCount: items.filter((item) => item.action === 'create').length,
+      updateCount: items.filter((item) => item.action === 'update').length,
+      skippedFieldIds: JSON.stringify([...context.skipped].sort()),
+      createdRecordIds: '{}',
+      inFlightJson: null,
+      error: null,
+      createdAt: now,
+      finishedAt: null,
+    });
+    if (input.dryRun) return toView(restore);
+    if (!items.length) Object.assign(restore, { status: 'done', finishedAt: now });
+    await this.dataSource.manager.insert(MirrorRestore, restore);
+    if (items.length) for (const request of this.runRequests) await request(restore.id);
+    return toView(restore);
+  }
+
+  async get(accountId: string, configId: string, restoreId: string): Promise<RestoreView> {
+    const { config } = await this.reads.mirrorOf(accountId, configId);
+    const restore = await this.dataSource.manager.findOneBy(MirrorRestore, { id: restoreId, configId: config.id, accountId });
+    if (!restore) throw notFound('Restore');
+    return toView(restore);
+  }
+
+  /** The job's run: writes what is left, from where the last run stopped. */
+  async run(restoreId: string): Promise<RestoreView | null> {
+    const restore = await this.dataSource.manager.findOneBy(MirrorRestore, { id: restoreId });
+    if (!restore || restore.status === 'done' || restore.status === 'failed') return restore ? toView(restore) : null;
+    try {
+      return await withCallPurpose('audit', () => this.write(restore));
+    } catch (error) {
+      if (error instanceof RestoreNotSettled || !isFinal(error)) throw error;
+      const message = error instanceof Error ? error.message.slice(0, 500) : 'restore failed';
+      await this.dataSource.manager.update(MirrorRestore, { id: restore.id }, { status: 'failed', error: message, finishedAt: new Date() });
+      this.logger.warn({ restoreId, error: message }, 'restore failed');
+      return toView({ ...restore, status: 'failed', error: message });
+    }
+  }
+
+  private async write(restore: MirrorRestore): Promise<RestoreView> {
+    const items = JSON.parse(restore.planJson) as RestoreItem[];
+    const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
+    const upstream = await this.access.forAccount(restore.accountId);
+    await this.update(restore, { status: 'running' });
+    if (restore.inFlightJson) await this.settle(restore, items, created);
+    while (restore.done < items.length) {
+      const start = restore.done;
+      const batch = sameActionRun(items, start, MAX_RECORDS_PER_WRITE);
+      if (batch[0]!.action === 'create') {
+        const inFlight: InFlight = { start, count: batch.length, sentAt: new Date().toISOString() };
+        await this.update(restore, { inFlightJson: JSON.stringify(inFlight) });
+        const sent = batch.map((item) => ({ fields: item.fields }));
+        const records = await upstream.createRecords(restore.baseId, restore.tableId, sent, { typecast: true });
+        batch.forEach((item, i) => (created[item.recordId] = records[i]!.id));
+        await this.update(restore, { done: start + batch.length, createdRecordIds: JSON.stringify(created), inFlightJson: null });
+        continue;
+      }
+      await upstream.updateRecords(
+        restore.baseId,
+        restore.tableId,
+        batch.map((item) => ({ id: item.recordId, fields: { ...item.fields, ...mapLinks(item.links, created) } })),
+        { typecast: true },
+      );
+      await this.update(restore, { done: start + batch.length });
+    }
+    await this.relink(upstream, restore, items, created);
+    await this.update(restore, { status: 'done', finishedAt: new Date() });
+    return toView(restore);
+  }
+
+  /** Re-created records whose links name other re-created records: the links set now that the new ids are known. */
+  private async relink(
+    upstream: UpstreamClient,
+    restore: MirrorRestore,
+    items: RestoreItem[],
+    created: Record<string, string>,
+  ): Promise<void> {
+    const updates = items
+      .filter((item) => item.action === 'create' && Object.keys(item.links).length && created[item.recordId])
+      .map((item) => ({ id: created[item.recordId]!, fields: mapLinks(item.links, created) }));
+    if (updates.length) await upstream.updateRecords(restore.baseId, restore.tableId, updates, { typecast: true });
+  }
+
+  /**
+   * A batch of creates was sent and the run stopped before its answer was stored: the records it made are found in
+   * the mirror (created since it was sent, with the values sent), so none is made twice. Until the watch can have
+   * brought them, the run waits.
+   */
+  private async settle(restore: MirrorRestore, items: RestoreItem[], created: Record<string, string>): Promise<void> {
+    const inFlight = JSON.parse(restore.inFlightJson!) as InFlight;
+    const sentAt = new Date(inFlight.sentAt);
+    const watch = await this.dataSource.manager.findOneBy(UpstreamWatch, { baseId: restore.baseId });
+    if (watch) await this.ingest.ingest(watch.id);
+    const taken = new Set(Object.values(created));
+    const candidates = await recentlyCreatedRecords(
+      this.dataSource,
+      restore.baseId,
+      restore.tableId,
+      new Date(sentAt.getTime() - 5_000).toISOString(),
+    );
+    const batch = items.slice(inFlight.start, inFlight.start + inFlight.count);
+    let found = 0;
+    for (const item of batch) {
+      const match = candidates.find((row) => !taken.has(row.record_id) && holdsSent(JSON.parse(row.fields_json) as Cells, item.fields));
+      if (!match) continue;
+      taken.add(match.record_id);
+      created[item.recordId] = match.record_id;
+      found += 1;
+    }
+    if (found === batch.length) {
+      await this.update(restore, { done: inFlight.start + inFlight.count, createdRecordIds: JSON.stringify(created), inFlightJson: null });
+      return;
+    }
+    if (found > 0) throw new Error(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
+    // Not made (the request never arrived), unless the watch has not brought them yet.
+    if (Date.now() - sentAt.getTime() < CREATE_SETTLE_MS) throw new RestoreNotSettled(new Date(sentAt.getTime() + CREATE_SETTLE_MS));
+    await this.update(restore, { inFlightJson: null });
+  }
+
+  private async update(restore: MirrorRestore, changes: Partial<MirrorRestore>): Promise<void> {
+    Object.assign(restore, changes);
+    await this.dataSource.manager.update(MirrorRestore, { id: restore.id }, changes);
+  }
+
+  /** 403 forbidden when the connection cannot write records of the base (its scopes, or its permission on the base). */
+  private async requireWriteAccess(accountId: string, baseId: string): Promise<void> {
+    const connection = await this.dataSource.manager.findOneBy(UpstreamConnection, { accountId });
+    const scopes = connection?.scopes ? (JSON.parse(connection.scopes) as string[]) : null;
+    if (scopes && !scopes.includes(WRITE_SCOPE))
+      throw forbidden(`This account's upstream connection lacks the ${WRITE_SCOPE} scope a restore needs`);
+    const base = (await this.access.listBases(accountId)).find((candidate) => candidate.id === baseId);
+    if (!base) throw notFound('Monitoring config');
+    if (!WRITE_LEVELS.has(base.permissionLevel)) {
+      throw forbidden(`This account's upstream connection can only ${base.permissionLevel} base ${baseId}: a restore needs edit access`);
+    }
+  }
+
+  /** Records deleted now among those the planned records link to. */
+  private async deletedAmongLinks(baseId: string, rows: Map<string, { fields_json: string }>): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const row of rows.values()) {
+      for (const value of Object.values(JSON.parse(row.fields_json) as Cells)) {
+        if (Array.isArray(value)) for (const id of value) if (typeof id === 'string' && id.startsWith('rec')) ids.add(id);
+      }
+    }
+    const found = await recordRows(this.dataSource, baseId, [...ids]);
+    return new Set([...found.values()].filter((row) => row.deleted_at !== null).map((row) => row.record_id));
+  }
+}
+
+function mapLinks(links: Record<string, string[]>, created: Record<string, string>): Cells {
+  return Object.fromEntries(
+    Object.entries(links).map(([fieldId, ids]) => [fieldId, ids.map((id) => created[id] ?? id).filter((id) => id.startsWith('rec'))]),
+  );
+}
+
+/** The items of the same action from `start`, at most `max`: creates and updates never share a request. */
+function sameActionRun(items: RestoreItem[], start: number, max: number): RestoreItem[] {
+  const run: RestoreItem[] = [];
+  for (let i = start; i < items.length && run.length < max && items[i]!.action === items[start]!.action; i += 1) run.push(items[i]!);
+  return run;
+}
+
+/** Whether a record holds what a create sent (empty values absent; attachments by their file names). */
+function holdsSent(record: Cells, sent: Cells): boolean {
+  return Object.entries(sent).every(([fieldId, value]) => {
+    const held = record[fieldId];
+    if (value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0)) return held === undefined;
+    if (Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null && 'url' in item)) {
+      return Array.isArray(held) && held.length === value.length;
+    }
+    return canonicalJson({ v: held }) === canonicalJson({ v: value });
+  });
+}
+
+/** Refusals that running again will not change: the write is given up and the restore says why. */
+function isFinal(error: unknown): boolean {
+  return isUpstreamRequestError(error) && [400, 403, 404, 422].includes(error.upstreamStatus ?? 0);
+}
+
+export function toView(restore: MirrorRestore): RestoreView {
+  return {
+    id: restore.id,
+    status: restore.status,
+    at: restore.at,
+    tableId: restore.tableId,
+    create: restore.createCount,
+    update: restore.updateCount,
+    skippedFieldIds: JSON.parse(restore.skippedFieldIds) as string[],
+    progress: { done: restore.done, total: restore.total },
+    createdRecordIds: JSON.parse(restore.createdRecordIds) as Record<string, string>,
+    error: restore.error,
+    createdAt: restore.createdAt,
+    finishedAt: restore.finishedAt,
+  };
+}

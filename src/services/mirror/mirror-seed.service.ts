@@ -1,0 +1,190 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { MirrorBase, UpstreamWatch } from '../../entities/index.js';
+import type { Logger } from '../../logger.js';
+import {
+  changedSeedRows,
+  clearSeedState,
+  clearSeedTable,
+  deleteSeedRecords,
+  insertBaselineVersions,
+  lockMirror,
+  markUnseenDeleted,
+  pendingChanges,
+  putSeedRecords,
+  seedRecordRows,
+  upsertRecords,
+} from '../../repositories/mirror.repository.js';
+import { withCallPurpose } from '../../upstream/call-purpose.js';
+import type { UpstreamAccess } from '../connections/upstream-access.js';
+import { isRecordChange, type MirrorChange } from './mirror-change.js';
+import { applySchemaChange, attachmentFieldIds, schemaOf, type MirrorSchema } from './mirror-schema.js';
+import { attachmentStats, canonicalJson, withChanges, withoutEmpty, type Cells } from './record-state.js';
+
+export type SeedOutcome = 'live' | 'gap' | 'overtaken' | 'no-mirror' | 'not-watched';
+
+const MERGE_CHUNK = 500;
+
+/**
+ * Seeds a mirror (ARCHITECTURE flow "mirror"): reads the schema and every table in full (`ceil(n/100)` list requests a
+ * table) into staging rows, while the ingestion keeps the changes that arrive meanwhile as pending; then, in one
+ * transaction, applies the pending changes over the read, records a `baseline` version for every record that is new
+ * or differs from the mirror and a deletion for every record the read did not find, and says `live`. A webhook
+ * re-created during the read means changes may be missing: the mirror says `gap` and is seeded again.
+ */
+export class MirrorSeedService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: UpstreamAccess,
+    private readonly logger: Logger,
+  ) {}
+
+  /** `keepAlive` is called after each page (the job's lock). */
+  seed(baseId: string, keepAlive: () => Promise<void> = async () => undefined): Promise<SeedOutcome> {
+    return withCallPurpose('audit', () => this.run(baseId, keepAlive));
+  }
+
+  private async run(baseId: string, keepAlive: () => Promise<void>): Promise<SeedOutcome> {
+    const watch = await this.dataSource.manager.findOneBy(UpstreamWatch, { baseId });
+    if (!watch || watch.status !== 'active') return 'not-watched';
+    const upstream = await this.access.forAccount(watch.accountId);
+    const schema = schemaOf(await upstream.getBaseSchema(baseId));
+    const generation = await this.start(baseId, watch.webhookId, schema);
+    if (generation === null) return 'no-mirror';
+    const startedAt = Date.now();
+    let records = 0;
+    for (const table of schema.tables) {
+      for await (const page of upstream.listRecordPages(baseId, table.id, { returnFieldsByFieldId: true, pageSize: 100 })) {
+        if (!(await this.isCurrent(baseId, generation))) return 'overtaken';
+        await this.dataSource.transaction(async (manager) => {
+          if (page.restarted) await clearSeedTable(manager, baseId, table.id);
+          await putSeedRecords(
+            manager,
+            page.records.map((record) => ({
+              base_id: baseId,
+              record_id: record.id,
+              table_id: table.id,
+              created_time: new Date(record.createdTime).toISOString(),
+              fields_json: canonicalJson(withoutEmpty(record.fields)),
+            })),
+          );
+        });
+        records += page.records.length;
+        await keepAlive();
+      }
+    }
+    const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema));
+    this.logger.info({ baseId, records, outcome, ms: Date.now() - startedAt }, 'mirror seeded');
+    return outcome;
+  }
+
+  /** Marks the mirror `seeding` under a new generation; changes ingested from now on wait as pending. */
+  private start(baseId: string, webhookId: string, schema: MirrorSchema): Promise<number | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const now = new Date();
+      if (!(await lockMirror(manager, baseId, now))) return null;
+      const mirror = (await manager.findOneBy(MirrorBase, { baseId }))!;
+      const generation = mirror.generation + 1;
+      await manager.update(
+        MirrorBase,
+        { id: mirror.id },
+        { status: 'seeding', generation, webhookId, schemaJson: JSON.stringify(schema), updatedAt: now },
+      );
+      await clearSeedState(manager, baseId);
+      return generation;
+    });
+  }
+
+  private async isCurrent(baseId: string, generation: number): Promise<boolean> {
+    const mirror = await this.dataSource.manager.findOneBy(MirrorBase, { baseId });
+    return mirror?.generation === generation && mirror.status === 'seeding';
+  }
+
+  private async complete(manager: EntityManager, baseId: string, generation: number, schema: MirrorSchema): Promise<SeedOutcome> {
+    const now = new Date();
+    if (!(await lockMirror(manager, baseId, now))) return 'no-mirror';
+    const mirror = (await manager.findOneBy(MirrorBase, { baseId }))!;
+    if (mirror.generation !== generation || mirror.status !== 'seeding') return mirror.status === 'gap' ? 'gap' : 'overtaken';
+    const watch = await manager.findOneBy(UpstreamWatch, { baseId });
+    if (!watch || watch.webhookId !== mirror.webhookId) {
+      await manager.update(
+        MirrorBase,
+        { id: mirror.id },
+        { status: 'gap', gapReason: 'the upstream webhook was re-created', updatedAt: now },
+      );
+      return 'gap';
+    }
+    await this.applyPending(manager, baseId, schema);
+    const at = now.toISOString();
+    await insertBaselineVersions(manager, baseId, at);
+    for (let after = ''; ; ) {
+      const rows = await changedSeedRows(manager, baseId, after, MERGE_CHUNK);
+      if (!rows.length) break;
+      await upsertRecords(
+        manager,
+        rows.map((row) => {
+          const cells = JSON.parse(row.fields_json) as Cells;
+          const stats = attachmentStats(cells, attachmentFieldIds(schema, row.table_id));
+          return {
+            base_id: baseId,
+            record_id: row.record_id,
+            table_id: row.table_id,
+            created_time: row.created_time,
+            deleted_at: null,
+            deleted_by: null,
+            fields_json: row.fields_json,
+            versions: Number(row.versions ?? 0) + 1,
+            file_count: stats.fileCount,
+            attachment_bytes: stats.attachmentBytes,
+          };
+        }),
+      );
+      after = rows.at(-1)!.record_id;
+    }
+    await markUnseenDeleted(manager, baseId, at);
+    await clearSeedState(manager, baseId);
+    await manager.update(
+      MirrorBase,
+      { id: mirror.id },
+      { status: 'live', seededAt: mirror.seededAt ?? now, continuousSince: now, schemaJson: JSON.stringify(schema), updatedAt: now },
+    );
+    return 'live';
+  }
+
+  /** The changes that arrived during the read, in order, over the staging rows (and the schema). */
+  private async applyPending(manager: EntityManager, baseId: string, schema: MirrorSchema): Promise<void> {
+    const changes = (await pendingChanges(manager, baseId)) as MirrorChange[];
+    if (!changes.length) return;
+    const rows = await seedRecordRows(
+      manager,
+      baseId,
+      changes.filter(isRecordChange).map((c) => c.recordId),
+    );
+    const deleted = new Set<string>();
+    for (const change of changes) {
+      if (!isRecordChange(change)) {
+        applySchemaChange(schema, change);
+        continue;
+      }
+      if (change.eventType === 'record_delete') {
+        rows.delete(change.recordId);
+        deleted.add(change.recordId);
+        continue;
+      }
+      const row = rows.get(change.recordId);
+      if (change.eventType === 'record_create') {
+        deleted.delete(change.recordId);
+        rows.set(change.recordId, {
+          base_id: baseId,
+          record_id: change.recordId,
+          table_id: change.tableId,
+          created_time: change.createdTime ?? change.at,
+          fields_json: canonicalJson(withoutEmpty(change.cells)),
+        });
+      } else if (row) {
+        row.fields_json = canonicalJson(withChanges(JSON.parse(row.fields_json) as Cells, change.cells));
+      }
+    }
+    await deleteSeedRecords(manager, baseId, [...deleted]);
+    await putSeedRecords(manager, [...rows.values()]);
+  }
+}

@@ -1,0 +1,82 @@
+export type Cells = Record<string, unknown>;
+
+/** Every KEYFRAME_EVERY-th version of a record stores the whole record, so a read folds at most that many rows. */
+export const KEYFRAME_EVERY = 16;
+
+/** Keys sorted: two equal records give equal text, so the seed can compare them in SQL. */
+export function canonicalJson(cells: Cells): string {
+  const sorted: Cells = {};
+  for (const key of Object.keys(cells).sort()) sorted[key] = cells[key];
+  return JSON.stringify(sorted);
+}
+
+/** The record after a change of some cells (null or absent after: cleared, as the REST API omits empty cells). */
+export function withChanges(current: Cells, changed: Cells): Cells {
+  const next = { ...current };
+  for (const [fieldId, value] of Object.entries(changed)) {
+    if (isEmpty(value)) delete next[fieldId];
+    else next[fieldId] = value;
+  }
+  return next;
+}
+
+/** Empty cells are absent from REST answers, never present as "", [] or false. */
+export function withoutEmpty(cells: Cells): Cells {
+  return Object.fromEntries(Object.entries(cells).filter(([, value]) => !isEmpty(value)));
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+}
+
+export interface AttachmentStats {
+  fileCount: number;
+  attachmentBytes: number;
+}
+
+/** Files and bytes in the record's attachment cells, as a full count adds them up (a missing size counts 0). */
+export function attachmentStats(cells: Cells, attachmentFields: readonly string[]): AttachmentStats {
+  const stats = { fileCount: 0, attachmentBytes: 0 };
+  for (const fieldId of attachmentFields) {
+    const cell = cells[fieldId];
+    if (!Array.isArray(cell)) continue;
+    stats.fileCount += cell.length;
+    for (const attachment of cell) {
+      const size = (attachment as { size?: unknown } | null)?.size;
+      if (typeof size === 'number' && Number.isFinite(size) && size > 0) stats.attachmentBytes += size;
+    }
+  }
+  return stats;
+}
+
+export interface StoredVersion {
+  seq: number;
+  at: string;
+  eventType: string;
+  source: string;
+  userEmail: string | null;
+  full: boolean;
+  fields: Cells;
+}
+
+export interface FoldedVersion extends StoredVersion {
+  /** The whole record after this version (its last values, for a deletion). */
+  state: Cells;
+}
+
+/**
+ * Folds versions given oldest first into the record after each, starting at the first full one (rows before it are
+ * skipped). Returns [] when none is full.
+ */
+export function foldVersions(versions: StoredVersion[]): FoldedVersion[] {
+  const start = versions.findIndex((version) => version.full);
+  if (start === -1) return [];
+  const folded: FoldedVersion[] = [];
+  let state: Cells = {};
+  for (const version of versions.slice(start)) {
+    if (version.full) state = { ...version.fields };
+    else if (version.eventType !== 'record_delete') state = withChanges(state, version.fields);
+    folded.push({ ...version, state });
+  }
+  return folded;
+}
