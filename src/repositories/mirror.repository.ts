@@ -245,9 +245,13 @@ export async function putSeedRecords(manager: EntityManager, rows: SeedRecordRow
   for (let start = 0; start < rows.length; start += 100) {
     const slice = rows.slice(start, start + 100);
     const parameters: Record<string, unknown> = {};
-    const tuples = slice.map(
-      (row, r) => `(${columns.map((column, c) => ((parameters[`v${r}_${c}`] = row[column]), `:v${r}_${c}`)).join(', ')})`,
-    );
+    const tuples = slice.map((row, r) => {
+      const names = columns.map((column, c) => {
+        parameters[`v${r}_${c}`] = row[column];
+        return `:v${r}_${c}`;
+      });
+      return `(${names.join(', ')})`;
+    });
     await runSql(
       manager,
       `INSERT INTO mirror_seed_record (${columns.join(', ')}) VALUES ${tuples.join(', ')}

@@ -176,7 +176,7 @@ export class MirrorRestoreService {
         await this.update(restore, { inFlightJson: JSON.stringify(inFlight) });
         const sent = batch.map((item) => ({ fields: item.fields }));
         const records = await upstream.createRecords(restore.baseId, restore.tableId, sent, { typecast: true });
-        batch.forEach((item, i) => (created[item.recordId] = records[i]!.id));
+        for (const [i, item] of batch.entries()) created[item.recordId] = records[i]!.id;
         await this.update(restore, { done: start + batch.length, createdRecordIds: JSON.stringify(created), inFlightJson: null });
         continue;
       }

@@ -45,7 +45,7 @@ export class MirrorSeedService {
 
   private async run(baseId: string, keepAlive: () => Promise<void>): Promise<SeedOutcome> {
     const watch = await this.dataSource.manager.findOneBy(UpstreamWatch, { baseId });
-    if (!watch || watch.status !== 'active') return 'not-watched';
+    if (watch?.status !== 'active') return 'not-watched';
     const upstream = await this.access.forAccount(watch.accountId);
     const schema = schemaOf(await upstream.getBaseSchema(baseId));
     const generation = await this.start(baseId, watch.webhookId, schema);
