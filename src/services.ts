@@ -16,6 +16,7 @@ import { UpstreamWatchService } from './services/audit/upstream-watch.service.js
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
 import { MirrorReadService } from './services/mirror/mirror-read.service.js';
 import { MirrorRestoreService } from './services/mirror/mirror-restore.service.js';
+import { MirrorRetentionService } from './services/mirror/mirror-retention.service.js';
 import { MirrorSeedService } from './services/mirror/mirror-seed.service.js';
 import { MirrorSink } from './services/mirror/mirror-sink.js';
 import { MirrorService } from './services/mirror/mirror.service.js';
@@ -79,6 +80,7 @@ export interface Services extends WebhookForwarding {
   mirrorSeeds: MirrorSeedService;
   mirrorReads: MirrorReadService;
   mirrorRestores: MirrorRestoreService;
+  mirrorRetention: MirrorRetentionService;
   /** The web application's people and their sessions. */
   users: UserService;
   sessions: SessionService;
@@ -207,6 +209,7 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
     mirrorSeeds,
     mirrorReads,
     mirrorRestores,
+    mirrorRetention: new MirrorRetentionService(dataSource, mirrorReads, config.audit.retentionDays),
     ...forwarding,
   };
 }

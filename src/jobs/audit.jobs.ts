@@ -33,7 +33,8 @@ const DAY_MS = 86_400_000;
  * - `audit.poll` (every AUDIT_POLL_INTERVAL_SECONDS): queue both for everything, covering lost pings and
  *   deployments the upstream cannot ping;
  * - `audit.maintain` (daily, and once at the start of a process that runs jobs): check every config's bases and
- *   Changes table upstream, refresh or re-create upstream webhooks, prune old entries.
+ *   Changes table upstream, refresh or re-create upstream webhooks, prune old entries; plan the mirrors and prune their
+ *   old versions.
  */
 export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logger, options: AuditJobOptions) {
   // A failure is thrown to Agenda, which records it on the job (failCount, failReason, failedAt) and runs it again
@@ -112,7 +113,9 @@ export function defineAuditJobs(agenda: Agenda, services: Services, logger: Logg
       const rewatched = await services.watches.reconcile();
       const upkeep = await services.watches.maintain();
       const pruned = await services.changeRetention.prune();
-      logger.info({ configs, rewatched, ...upkeep, pruned }, 'audit upkeep');
+      const mirrors = await services.mirrors.reconcile();
+      const versionsFolded = await services.mirrorRetention.prune();
+      logger.info({ configs, rewatched, ...upkeep, pruned, mirrors, versionsFolded }, 'audit upkeep');
     },
     { lockLifetime: options.lockLifetimeMs, concurrency: 1 },
   );

@@ -349,6 +349,37 @@ export async function changedSeedRows(manager: EntityManager, baseId: string, af
   );
 }
 
+/** Records with versions older than `cutoff` beside the newest of those (`keep`): what pruning folds away. */
+export async function prunableRecords(
+  runner: Runner,
+  cutoff: string,
+  limit: number,
+): Promise<Array<{ baseId: string; recordId: string; keep: number }>> {
+  const rows = await runSql<Array<{ base_id: string; record_id: string; keep: number | string }>>(
+    runner,
+    `SELECT base_id, record_id, MAX(seq) AS keep FROM mirror_version WHERE at < :cutoff
+     GROUP BY base_id, record_id HAVING COUNT(*) > 1 LIMIT ${Math.trunc(limit)}`,
+    { cutoff },
+  );
+  return rows.map((row) => ({ baseId: row.base_id, recordId: row.record_id, keep: Number(row.keep) }));
+}
+
+/** The version `seq` becomes the record's oldest: it holds the whole record then, and every older one goes. */
+export async function foldVersionsInto(
+  manager: EntityManager,
+  baseId: string,
+  recordId: string,
+  seq: number,
+  fieldsJson: string,
+): Promise<void> {
+  await runSql(manager, 'UPDATE mirror_version SET keyframe = 1, fields_json = :fieldsJson WHERE seq = :seq', { seq, fieldsJson });
+  await runSql(manager, 'DELETE FROM mirror_version WHERE base_id = :baseId AND record_id = :recordId AND seq < :seq', {
+    baseId,
+    recordId,
+    seq,
+  });
+}
+
 /** Everything a mirror keeps: it stops being kept when no monitoring config watches the base. */
 export async function deleteMirrorData(manager: EntityManager, baseId: string): Promise<void> {
   for (const table of MIRROR_TABLES) await runSql(manager, `DELETE FROM ${table} WHERE base_id = :baseId`, { baseId });

@@ -111,7 +111,13 @@ describe('a restart on the same data folder', () => {
         10_000,
       );
       expect(status).toMatchObject({ state: 'changes_table_missing', lastError: expect.stringContaining(monitoringTableId) });
-      expect(folder.lines.find((line) => line.msg === 'audit upkeep')).toMatchObject({ configs: { checked: 1, missing: 1 }, refreshed: 1 });
+      // The state is stored as the upkeep checks configs; its log line follows once it has refreshed the watches too.
+      const upkeep = await eventually(
+        async () => folder.lines.find((line) => line.msg === 'audit upkeep'),
+        (line) => line !== undefined,
+        10_000,
+      );
+      expect(upkeep).toMatchObject({ configs: { checked: 1, missing: 1 }, refreshed: 1 });
     } finally {
       await second.running.close();
     }
