@@ -41,7 +41,7 @@ export interface SeedRecordRow {
   fields_json: string;
 }
 
-const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending'] as const;
+const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'] as const;
 const IN_CHUNK = 400;
 
 export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
