@@ -186,7 +186,11 @@ export async function deletedRecordRows(runner: Runner, baseId: string, query: D
 }
 
 /** How many records deletedRecordRows lists with these filters, whatever the page. */
-export async function countDeletedRecords(runner: Runner, baseId: string, query: Omit<DeletedRecordsQuery, 'after' | 'limit'>): Promise<number> {
+export async function countDeletedRecords(
+  runner: Runner,
+  baseId: string,
+  query: Omit<DeletedRecordsQuery, 'after' | 'limit'>,
+): Promise<number> {
   const { conditions, parameters } = deletedConditions(baseId, query);
   const [row] = await runSql<Array<{ n: number | string }>>(
     runner,

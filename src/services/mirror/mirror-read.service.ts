@@ -191,7 +191,8 @@ export class MirrorReadService {
     const after = input.cursor === undefined ? undefined : this.deletedCursors.decode(config.id, input.cursor);
     const { records, hasMore } = await this.deletedAfter(mirror, bounds, input.limit, after);
     const last = records.at(-1);
-    const nextCursor = hasMore && last ? this.deletedCursors.encode(config.id, { deletedAt: last.deletedAt, recordId: last.id }) : undefined;
+    const nextCursor =
+      hasMore && last ? this.deletedCursors.encode(config.id, { deletedAt: last.deletedAt, recordId: last.id }) : undefined;
     return { records, ...(nextCursor ? { nextCursor } : {}) };
   }
 
