@@ -241,6 +241,15 @@ export async function mirrorCounts(runner: Runner, baseId: string): Promise<Mirr
   }));
 }
 
+/** Whether any record version of the base is at or after `since` (ISO): a change the mirror applied since then. */
+export async function changedSince(runner: Runner, baseId: string, since: string): Promise<boolean> {
+  const rows = await runSql<unknown[]>(runner, 'SELECT 1 FROM mirror_version WHERE base_id = :baseId AND at >= :since LIMIT 1', {
+    baseId,
+    since,
+  });
+  return rows.length > 0;
+}
+
 /** Current records of a table, in id order, a chunk at a time (attachment stats after a schema change). */
 export async function liveRecordsOfTable(
   runner: Runner,
