@@ -143,9 +143,14 @@ describe('the mirror pages', () => {
     await rename.getByRole('button', { name: 'Restore the values before this change…' }).click();
     const preview = page.getByTestId('restore-preview');
     await preview.waitFor();
-    expect(await preview.textContent()).toContain('0 deleted records to re-create');
-    expect(await preview.textContent()).toContain('1 record whose fields are set back');
-    expect(await preview.textContent()).toMatch(/Only Name\b/);
+    expect(await preview.textContent()).not.toContain('re-create');
+    expect(await preview.textContent()).toMatch(/1 record whose fields are set back to their values at .* \(only Name\)/);
+    // The value it holds now and the one it gets back, by field name (the computed ones the change touched left out).
+    const back = preview.locator('dl.diff > div');
+    await expect.poll(() => back.count()).toBe(1);
+    expect(await back.locator('dt').textContent()).toBe('Name');
+    expect(await back.locator('del').textContent()).toBe('now Final plan');
+    expect(await back.locator('ins').textContent()).toBe('back to Draft plan');
     expect(await auditBothWidths(page)).toEqual(CLEAN);
     await page.getByRole('button', { name: 'Restore 1 record' }).click();
     await expect.poll(() => page.getByTestId('restore-result').textContent(), { timeout: 20_000 }).toContain('1 record set back');

@@ -1,4 +1,5 @@
 import './mirror.css';
+import { Instant, ISO_INSTANT } from './instant.js';
 import type { MirrorNames } from './mirror-names.js';
 
 export type Cells = Record<string, unknown>;
@@ -19,6 +20,12 @@ export function cellText(value: unknown): string {
   return Array.isArray(value) ? value.map(part).join(', ') : part(value);
 }
 
+/** A cell as a person reads it: an instant in the viewer's zone, anything else as text. */
+export function CellValue({ value }: { value: unknown }) {
+  if (typeof value === 'string' && ISO_INSTANT.test(value)) return <Instant value={value} />;
+  return <>{cellText(value)}</>;
+}
+
 /** A field by its name, or by its id marked as no longer in the table's schema. */
 export function FieldName({ id, names }: { id: string; names: MirrorNames }) {
   const name = names.field(id);
@@ -35,27 +42,49 @@ export function RecordFields({ tableId, fields, names }: { tableId: string; fiel
   const ids = names.ordered(tableId, Object.keys(fields));
   if (ids.length === 0) return <p class="empty">Every field is empty.</p>;
   return (
-    <dl class="diff record-fields">
+    <dl class="diff fields-grid">
       {ids.map((id) => (
         <div key={id}>
           <dt>
             <FieldName id={id} names={names} />
           </dt>
-          <dd>{cellText(fields[id])}</dd>
+          <dd>
+            <CellValue value={fields[id]} />
+          </dd>
         </div>
       ))}
     </dl>
   );
 }
 
-/** The cells that differ between two whole records, by field name: old value struck out → new value. */
-export function VersionDiff({ tableId, before, after, names }: { tableId: string; before: Cells; after: Cells; names: MirrorNames }) {
+/** How the two sides of a diff are read out (the struck-out old value, the new one). */
+const HISTORY_WORDS = ['was', 'now'] as const;
+
+/**
+ * The cells that differ between two whole records, by field name: old value struck out → new value (only the fields
+ * `only` names, when given).
+ */
+export function VersionDiff({
+  tableId,
+  before,
+  after,
+  names,
+  only,
+  words = HISTORY_WORDS,
+}: {
+  tableId: string;
+  before: Cells;
+  after: Cells;
+  names: MirrorNames;
+  only?: readonly string[];
+  words?: readonly [string, string];
+}) {
   const changed = names
     .ordered(tableId, [...Object.keys(before), ...Object.keys(after)])
-    .filter((id) => JSON.stringify(before[id]) !== JSON.stringify(after[id]));
+    .filter((id) => (!only || only.includes(id)) && JSON.stringify(before[id]) !== JSON.stringify(after[id]));
   if (changed.length === 0) return <p class="hint">No cell changed.</p>;
   return (
-    <dl class="diff">
+    <dl class="diff fields-grid">
       {changed.map((id) => (
         <div key={id}>
           <dt>
@@ -63,13 +92,13 @@ export function VersionDiff({ tableId, before, after, names }: { tableId: string
           </dt>
           <dd>
             <del>
-              <span class="visually-hidden">was </span>
-              {cellText(before[id])}
+              <span class="visually-hidden">{words[0]} </span>
+              <CellValue value={before[id]} />
             </del>
             {' → '}
             <ins>
-              <span class="visually-hidden">now </span>
-              {cellText(after[id])}
+              <span class="visually-hidden">{words[1]} </span>
+              <CellValue value={after[id]} />
             </ins>
           </dd>
         </div>

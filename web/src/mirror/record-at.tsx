@@ -1,12 +1,12 @@
 import { useQuery } from '@apollo/client/react';
 import { useId, useState } from 'preact/hooks';
 import { ErrorMessage, inputValue } from '../form.js';
-import { Time } from '../format.js';
 import { graphql } from '../graphql.js';
 import { RecordFields } from './cells.js';
 import { errorCode } from './errors.js';
 import type { MirrorNames } from './mirror-names.js';
 import { RestoreFlow } from './restore-flow.js';
+import { Instant } from './instant.js';
 
 const RECORD_AT = graphql(`
   query RecordAt($id: ID!, $recordId: String!, $at: DateTime) {
@@ -55,17 +55,17 @@ export function RecordAt({ configId, recordId, names }: { configId: string; reco
       <div aria-live="polite" data-testid="record-at">
         {at && error && errorCode(error) === 'not_found' && (
           <p class="empty">
-            The record did not exist yet at <Time value={at} />.
+            The record did not exist yet at <Instant value={at} />.
           </p>
         )}
         {at && error && errorCode(error) !== 'not_found' && <ErrorMessage error={error} />}
         {record && (
           <>
             <p>
-              At <Time value={at} />
+              At <Instant value={at} />
               {record.deletedAt ? (
                 <>
-                  , deleted since <Time value={record.deletedAt} />; its last values:
+                  , deleted since <Instant value={record.deletedAt} />; its last values:
                 </>
               ) : (
                 ':'

@@ -1,12 +1,11 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
-import { Time } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { Link } from '../router.js';
-import { FieldName } from './cells.js';
 import { historyPath } from './mirror-paths.js';
-import { useMirror, type MirrorNames } from './mirror-names.js';
+import { useMirror } from './mirror-names.js';
+import { plural, RestorePreview } from './restore-preview.js';
 
 const RESTORE_FIELDS = graphql(`
   fragment RestoreFlowFields on Restore {
@@ -40,7 +39,6 @@ export interface RestoreRequest {
 /** The instant just before a change: the values it overwrote are the record's then. */
 export const justBefore = (at: string) => new Date(new Date(at).getTime() - 1).toISOString();
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;
 const finished = (restore: Restore | undefined) => restore?.status === 'DONE' || restore?.status === 'FAILED';
 
 /**
@@ -95,28 +93,7 @@ export function RestoreFlow({
       </h2>
       <div aria-live="polite">
         {!plan && !asked.error && <p>Working out what would be written…</p>}
-        {plan && !current && (
-          <div data-testid="restore-preview">
-            <p>Nothing is written until you confirm.</p>
-            <ul>
-              <li>{plural(plan.create, 'deleted record')} to re-create with its last values</li>
-              <li>
-                {plural(plan.update, 'record')} whose fields are set back to their values at <Time value={plan.at} />
-              </li>
-            </ul>
-            {request.fieldIds && request.fieldIds.length > 0 && (
-              <p>
-                Only <FieldList ids={request.fieldIds} names={names} />.
-              </p>
-            )}
-            {plan.skippedFieldIds.length > 0 && (
-              <p>
-                Left out (computed, or no longer in the table): <FieldList ids={plan.skippedFieldIds} names={names} />.
-              </p>
-            )}
-            {total === 0 && <p>Nothing to restore: these records already hold those values.</p>}
-          </div>
-        )}
+        {plan && !current && <RestorePreview plan={plan} request={request} names={names} />}
         {current && <RestoreProgress id={`${id}-progress`} restore={current} />}
       </div>
       <ErrorMessage error={asked.error ?? polled.error} />
@@ -134,19 +111,6 @@ export function RestoreFlow({
         )}
       </div>
     </section>
-  );
-}
-
-function FieldList({ ids, names }: { ids: string[]; names: MirrorNames }) {
-  return (
-    <>
-      {ids.map((fieldId, index) => (
-        <span key={fieldId}>
-          {index > 0 && ', '}
-          <FieldName id={fieldId} names={names} />
-        </span>
-      ))}
-    </>
   );
 }
 

@@ -1,7 +1,6 @@
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, selectValue } from '../form.js';
-import { Time } from '../format.js';
 import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
 import { RecordFields } from '../mirror/cells.js';
@@ -11,6 +10,7 @@ import { deletedPath, historyPath } from '../mirror/mirror-paths.js';
 import { MirrorState } from '../mirror/mirror-state.js';
 import { RestoreFlow } from '../mirror/restore-flow.js';
 import { Link, navigate, useLocation } from '../router.js';
+import { Instant } from '../mirror/instant.js';
 
 const PAGE = 25;
 const DELETED = graphql(`
@@ -118,7 +118,7 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
                   <label for={`deleted-${record.recordId}`}>{labels[record.recordId]}</label>
                 </div>
                 <p class="hint">
-                  Deleted <Time value={record.deletedAt} /> by {record.deletedBy ?? 'nobody named'} ·{' '}
+                  Deleted <Instant value={record.deletedAt} /> by {record.deletedBy ?? 'nobody named'} ·{' '}
                   <Link href={historyPath(configId, record.recordId)}>history of {record.recordId}</Link>
                 </p>
                 <details>

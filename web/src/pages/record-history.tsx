@@ -1,7 +1,6 @@
 import { useQuery } from '@apollo/client/react';
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
-import { Time } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
 import { type Cells, RecordFields, VersionDiff } from '../mirror/cells.js';
@@ -13,6 +12,7 @@ import { MirrorState } from '../mirror/mirror-state.js';
 import { RecordAt } from '../mirror/record-at.js';
 import { justBefore, RestoreFlow, type RestoreRequest } from '../mirror/restore-flow.js';
 import { Link } from '../router.js';
+import { Instant } from '../mirror/instant.js';
 
 const PAGE = 20;
 const HISTORY = graphql(`
@@ -104,13 +104,13 @@ export function RecordHistoryPage({ configId, recordId }: { configId: string; re
           </dd>
           <dt>Created</dt>
           <dd>
-            <Time value={record.createdTime} />
+            <Instant value={record.createdTime} />
           </dd>
           {record.deletedAt && (
             <>
               <dt>Deleted</dt>
               <dd>
-                <Time value={record.deletedAt} />
+                <Instant value={record.deletedAt} />
               </dd>
             </>
           )}
@@ -190,7 +190,7 @@ function VersionCard({
   return (
     <>
       <p>
-        <strong>{EVENT_NAMES[version.eventType]}</strong> · <Time value={version.at} />
+        <strong>{EVENT_NAMES[version.eventType]}</strong> · <Instant value={version.at} />
       </p>
       <p class="hint">
         {version.eventType === 'BASELINE'
