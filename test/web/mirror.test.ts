@@ -89,11 +89,19 @@ describe('the mirror pages', () => {
     const api = sandboxApi(app!.url);
     const baseId = (await api.call('GET', '/meta/bases')).bases.find((b: { name: string }) => b.name === 'Project Tracker').id;
     const tasks = (await api.schema(baseId)).find((t) => t.name === 'Tasks')!;
-    const created = await api.createRecords(baseId, tasks.id, [{ Name: 'Draft plan', Estimate: 3 }, { Name: 'Old task', Estimate: 5 }], {
-      source: 'client',
-      email,
-      name: 'Ada',
-    });
+    const created = await api.createRecords(
+      baseId,
+      tasks.id,
+      [
+        { Name: 'Draft plan', Estimate: 3 },
+        { Name: 'Old task', Estimate: 5 },
+      ],
+      {
+        source: 'client',
+        email,
+        name: 'Ada',
+      },
+    );
     const [planId, oldId] = created.records.map((r: { id: string }) => r.id);
     // An instant in whole seconds after the creation and before the rename (the input takes seconds).
     const between = new Date(Math.ceil((Date.now() + 1) / 1000) * 1000);
