@@ -41,7 +41,8 @@ export interface SeedRecordRow {
   fields_json: string;
 }
 
-const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending'] as const;
+/** Every table that keeps a base's data by `base_id` (a restore's plan holds cell values too). */
+const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'] as const;
 const IN_CHUNK = 400;
 
 export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
