@@ -37,8 +37,6 @@ interface InFlight {
   sentAt: string;
 }
 
-/** How long after a batch of creates was sent its records are looked for in the mirror before it is sent again. */
-const CREATE_SETTLE_MS = 60_000;
 const WRITE_LEVELS = new Set(['edit', 'create', 'owner']);
 const WRITE_SCOPE = 'data.records:write';
 
@@ -65,6 +63,8 @@ export class MirrorRestoreService {
     private readonly access: UpstreamAccess,
     private readonly ingest: ChangeIngestService,
     private readonly logger: Logger,
+    /** `settleMs` (MIRROR_RESTORE_SETTLE_MS): how long after a batch of creates was sent its records are looked for. */
+    private readonly options: { settleMs: number },
   ) {}
 
   onRunNeeded(request: (restoreId: string) => Promise<void>): void {
@@ -238,7 +238,8 @@ export class MirrorRestoreService {
     }
     if (found > 0) throw new Error(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
     // Not made (the request never arrived), unless the watch has not brought them yet.
-    if (Date.now() - sentAt.getTime() < CREATE_SETTLE_MS) throw new RestoreNotSettled(new Date(sentAt.getTime() + CREATE_SETTLE_MS));
+    const settledAt = sentAt.getTime() + this.options.settleMs;
+    if (Date.now() < settledAt) throw new RestoreNotSettled(new Date(settledAt));
     await this.update(restore, { inFlightJson: null });
   }
 
