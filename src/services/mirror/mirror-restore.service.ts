@@ -9,6 +9,7 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { ChangeIngestService } from '../audit/change-ingest.service.js';
+import { KeyedMutex } from '../keyed-mutex.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import type { RestoreInput } from './mirror.input.js';
 import type { MirrorReadService } from './mirror-read.service.js';
@@ -56,6 +57,8 @@ export class RestoreNotSettled extends Error {
  */
 export class MirrorRestoreService {
   private runRequests: Array<(restoreId: string) => Promise<void>> = [];
+  /** One run of a restore at a time in this process: a run the job queue gave up on as expired may still be writing. */
+  private readonly runs = new KeyedMutex();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -147,12 +150,19 @@ export class MirrorRestoreService {
     return toView(restore);
   }
 
-  /** The job's run: writes what is left, from where the last run stopped. */
-  async run(restoreId: string): Promise<RestoreView | null> {
+  /**
+   * The job's run: writes what is left, from where the last run stopped. `keepAlive` is called after each request
+   * (the job's lock); a run started while another still writes the same restore waits for it and reads where it ended.
+   */
+  run(restoreId: string, keepAlive: () => Promise<void> = async () => undefined): Promise<RestoreView | null> {
+    return this.runs.run(restoreId, () => this.runAlone(restoreId, keepAlive));
+  }
+
+  private async runAlone(restoreId: string, keepAlive: () => Promise<void>): Promise<RestoreView | null> {
     const restore = await this.dataSource.manager.findOneBy(MirrorRestore, { id: restoreId });
     if (!restore || restore.status === 'done' || restore.status === 'failed') return restore ? toView(restore) : null;
     try {
-      return await withCallPurpose('audit', () => this.write(restore));
+      return await withCallPurpose('audit', () => this.write(restore, keepAlive));
     } catch (error) {
       if (error instanceof RestoreNotSettled || !isFinal(error)) throw error;
       const message = error instanceof Error ? error.message.slice(0, 500) : 'restore failed';
@@ -162,12 +172,15 @@ export class MirrorRestoreService {
     }
   }
 
-  private async write(restore: MirrorRestore): Promise<RestoreView> {
+  private async write(restore: MirrorRestore, keepAlive: () => Promise<void>): Promise<RestoreView> {
     const items = JSON.parse(restore.planJson) as RestoreItem[];
     const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
     const upstream = await this.access.forAccount(restore.accountId);
     await this.update(restore, { status: 'running' });
-    if (restore.inFlightJson) await this.settle(restore, items, created);
+    if (restore.inFlightJson) {
+      await this.settle(restore, items, created);
+      await keepAlive();
+    }
     while (restore.done < items.length) {
       const start = restore.done;
       const batch = sameActionRun(items, start, MAX_RECORDS_PER_WRITE);
@@ -178,6 +191,7 @@ export class MirrorRestoreService {
         const records = await upstream.createRecords(restore.baseId, restore.tableId, sent, { typecast: true });
         for (const [i, item] of batch.entries()) created[item.recordId] = records[i]!.id;
         await this.update(restore, { done: start + batch.length, createdRecordIds: JSON.stringify(created), inFlightJson: null });
+        await keepAlive();
         continue;
       }
       await upstream.updateRecords(
@@ -187,6 +201,7 @@ export class MirrorRestoreService {
         { typecast: true },
       );
       await this.update(restore, { done: start + batch.length });
+      await keepAlive();
     }
     await this.relink(upstream, restore, items, created);
     await this.update(restore, { status: 'done', finishedAt: new Date() });
