@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
 import { conflict, forbidden, invalidRequest, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
+import { findMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
@@ -252,7 +252,11 @@ export class MirrorRestoreService {
       return;
     }
     if (found > 0) throw new Error(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
-    // Not made (the request never arrived), unless the watch has not brought them yet.
+    // Not made (the request never arrived), unless the watch has not brought them yet: while the mirror is not live,
+    // changes wait as pending for a seed (or were missed), so made records may be upstream and not here yet.
+    if ((await findMirror(this.dataSource, restore.baseId))?.status !== 'live') {
+      throw new RestoreNotSettled(new Date(Date.now() + this.options.settleMs));
+    }
     const settledAt = sentAt.getTime() + this.options.settleMs;
     if (Date.now() < settledAt) throw new RestoreNotSettled(new Date(settledAt));
     await this.update(restore, { inFlightJson: null });
