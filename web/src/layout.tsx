@@ -5,6 +5,7 @@ import { signOut } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session-context.js';
+import { signingOutHere } from './session-end.js';
 
 const NAV = [
   { href: '/', label: 'Usage' },
@@ -26,6 +27,7 @@ export function Layout({ title, children }: { title: string; children: Component
   }, [title]);
   const onSignOut = async () => {
     try {
+      signingOutHere();
       await signOut(session.csrfToken);
       await client.clearStore();
       setSession(null);

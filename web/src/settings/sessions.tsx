@@ -4,6 +4,7 @@ import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session-context.js';
+import { signingOutHere } from '../session-end.js';
 
 /** The user's live sessions, and "sign out everywhere" (this browser included). */
 export function SessionsSection() {
@@ -15,6 +16,7 @@ export function SessionsSection() {
   }, [session.csrfToken]);
   const signOutEverywhere = async () => {
     try {
+      signingOutHere();
       await endAllSessions(session.csrfToken);
       setSession(null);
       navigate('/sign-in', { replace: true });
