@@ -12,6 +12,7 @@ import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver, UsageForecastResolver } from './usage-base.resolver.js';
+import { MonitoringConfigNamesResolver, WebhookNamesResolver } from './upstream-names.resolver.js';
 import { MonitoringConfigAccessResolver, UsageBaseAccessResolver, WebhookAccessResolver } from './upstream-access.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { WebhookMutations } from './webhook.mutations.js';
@@ -39,4 +40,6 @@ export const resolvers: BuildSchemaOptions['resolvers'] = [
   UsageBaseAccessResolver,
   MonitoringConfigAccessResolver,
   WebhookAccessResolver,
+  MonitoringConfigNamesResolver,
+  WebhookNamesResolver,
 ];
