@@ -22,6 +22,7 @@ const page = (script, style, icon) => `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>basewatch</title>
   <meta name="basewatch-session" content="none">
+  <meta name="basewatch-upstream" content="airtable">
   <meta name="theme-color" content="#1d4ed8">
   <meta name="description" content="basewatch: usage, audit log and webhooks of your Airtable bases">
   <link rel="icon" type="image/svg+xml" href="/assets/${icon}">

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
 import { graphql, type SchemaType } from '../graphql.js';
+import { EVENT_NAMES } from '../names.js';
 
 export const EVENTS = [
   'RECORD_CREATE',
@@ -76,7 +77,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
           <select id="webhook-event" value={event} onChange={(e) => setEvent(selectValue(e) as SchemaType<'WebhookEvent'>)}>
             {EVENTS.map((name) => (
               <option key={name} value={name}>
-                {name}
+                {EVENT_NAMES[name]}
               </option>
             ))}
           </select>
@@ -104,9 +105,9 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         )}
         {COLUMN_EVENTS.has(event) && (
           <div class="field">
-            <label for="webhook-column">Column (optional)</label>
+            <label for="webhook-column">Field (optional)</label>
             <select id="webhook-column" value={columnId} onChange={(e) => setColumnId(selectValue(e))}>
-              <option value="">Any column</option>
+              <option value="">Any field</option>
               {table?.fields.map((f) => (
                 <option key={f.restId} value={f.restId}>
                   {f.name}

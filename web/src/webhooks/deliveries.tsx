@@ -2,7 +2,8 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type SchemaType } from '../graphql.js';
+import { EVENT_NAMES, plural } from '../names.js';
 import { PAGE_INFO_FIELDS } from '../pager.js';
 
 const DELIVERIES = graphql(
@@ -27,6 +28,12 @@ const RETRY = graphql(`
     retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { id restId status } }
   }
 `);
+
+const DELIVERY_STATUS: Record<SchemaType<'WebhookDeliveryStatus'>, string> = {
+  PENDING: 'Pending',
+  SUCCEEDED: 'Succeeded',
+  FAILED: 'Failed',
+};
 
 /** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
@@ -54,7 +61,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         <ul>
           {page.nodes.map((d) => (
             <li key={d.restId}>
-              <strong>{d.status.toLowerCase()}</strong> · {d.eventType} ({d.changeCount} {d.changeCount === 1 ? 'change' : 'changes'}) ·{' '}
+              <strong>{DELIVERY_STATUS[d.status]}</strong> · {EVENT_NAMES[d.eventType]} ({plural(d.changeCount, 'change')}) ·{' '}
               <Time value={d.createdAt} />
               {d.nextAttemptAt && (
                 <>
