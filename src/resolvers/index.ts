@@ -13,7 +13,12 @@ import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver, UsageForecastResolver } from './usage-base.resolver.js';
 import { MonitoringConfigNamesResolver, WebhookNamesResolver } from './upstream-names.resolver.js';
-import { MonitoringConfigAccessResolver, UsageBaseAccessResolver, WebhookAccessResolver } from './upstream-access.resolver.js';
+import {
+  MonitoringConfigAccessResolver,
+  UsageBaseAccessResolver,
+  UsageBaseWhenVisibleResolver,
+  WebhookAccessResolver,
+} from './upstream-access.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { WebhookMutations } from './webhook.mutations.js';
 import { WebhookResolver } from './webhook.resolver.js';
@@ -40,6 +45,7 @@ export const resolvers: BuildSchemaOptions['resolvers'] = [
   UsageBaseAccessResolver,
   MonitoringConfigAccessResolver,
   WebhookAccessResolver,
+  UsageBaseWhenVisibleResolver,
   MonitoringConfigNamesResolver,
   WebhookNamesResolver,
 ];
