@@ -73,14 +73,18 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                <th scope="col">API calls</th>
+                <th scope="col" class="num">
+                  API calls
+                </th>
               </tr>
             </thead>
             <tbody>
               {counting.days.slice(0, DAYS_SHOWN).map((day) => (
                 <tr key={day.date}>
                   <td>{day.date}</td>
-                  <td>{day.carriedOver ? 'none: carried over' : day.apiCalls === null ? 'not measured' : formatCount(day.apiCalls)}</td>
+                  <td class="num">
+                    {day.carriedOver ? 'none: carried over' : day.apiCalls === null ? 'not measured' : formatCount(day.apiCalls)}
+                  </td>
                 </tr>
               ))}
             </tbody>

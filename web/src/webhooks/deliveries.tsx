@@ -58,7 +58,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
       <ErrorMessage error={error ?? retrying.error} />
       {page && page.nodes.length === 0 && <p class="empty">No delivery yet: one is made when a matching change is logged.</p>}
       {page && page.nodes.length > 0 && (
-        <ul>
+        <ul class="delivery-list">
           {page.nodes.map((d) => (
             <li key={d.restId}>
               <strong>{DELIVERY_STATUS[d.status]}</strong> · {EVENT_NAMES[d.eventType]} ({plural(d.changeCount, 'change')}) ·{' '}
