@@ -6,6 +6,7 @@ import { createGraphqlClient } from './graphql-client.js';
 import { AuditChangesPage } from './pages/audit-changes.js';
 import { AuditConfigsPage } from './pages/audit-configs.js';
 import { BasePage } from './pages/base.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -19,7 +20,7 @@ import { onSessionEnded, SESSION_ENDED_MESSAGE, sessionStarted } from './session
 const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
 
 /**
- * The signed-in page of a path; Usage for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
+ * The signed-in page of a path; "not found" for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
  * answers a page only for paths no API route takes, so webhooks live at `/forwarding`.
  */
 function signedInPage(path: string) {
@@ -32,7 +33,8 @@ function signedInPage(path: string) {
   if (path === '/audit-log') return <AuditConfigsPage />;
   if (configId) return <AuditChangesPage id={configId} />;
   if (baseId) return <BasePage id={baseId} />;
-  return <UsagePage />;
+  if (path === '/') return <UsagePage />;
+  return <NotFoundPage path={path} />;
 }
 
 /** Loads the session, then shows the sign-in pages or the signed-in pages by path. */

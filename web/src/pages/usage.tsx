@@ -222,11 +222,8 @@ export function UsagePage() {
   return (
     <Layout title="Usage">
       <ErrorMessage error={error} />
-      {data?.airtableBases && bases && (
-        <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />
-      )}
       {bases && bases.totalCount === 0 && (
-        <p class="empty">No base is tracked yet. Pick one above to count its records and storage every day.</p>
+        <p class="empty">No base is tracked yet. Pick one below to count its records and storage every day.</p>
       )}
       {bases && bases.nodes.length > 0 && <OverviewBand bases={bases.nodes} />}
       {bases && <NeedsAttention bases={bases.nodes} />}
@@ -260,6 +257,11 @@ export function UsagePage() {
         </div>
       )}
       {bases && <Pager label="Tracked base pages" pageInfo={bases.pageInfo} paging={paging} />}
+      {data?.airtableBases && bases && (
+        <div class="panel">
+          <TrackBase choices={data.airtableBases.filter((b) => !bases.nodes.some((tracked) => tracked.baseId === b.restId))} />
+        </div>
+      )}
       {data && <RecentAlerts alerts={data.recentAlerts} names={names} />}
       {data?.apiCalls && <ApiBudget calls={data.apiCalls} names={names} />}
       <p class="hint">

@@ -98,7 +98,7 @@ export function WebhooksPage() {
                   <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'rotate' })}>
                     Rotate secret
                   </button>{' '}
-                  <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'delete' })}>
+                  <button type="button" class="danger-quiet" onClick={() => setConfirming({ id: hook.id, action: 'delete' })}>
                     Delete
                   </button>
                 </p>

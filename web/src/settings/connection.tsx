@@ -122,7 +122,7 @@ export function ConnectionSection() {
           </p>
         ) : (
           <p>
-            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+            <button type="button" class="danger-quiet" onClick={() => setConfirming(true)}>
               Disconnect
             </button>
           </p>

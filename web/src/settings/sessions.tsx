@@ -38,7 +38,7 @@ export function SessionsSection() {
           ))}
         </ul>
       )}
-      <button type="button" class="secondary" onClick={signOutEverywhere}>
+      <button type="button" class="danger-quiet" onClick={signOutEverywhere}>
         Sign out everywhere
       </button>
     </section>

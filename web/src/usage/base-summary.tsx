@@ -146,7 +146,7 @@ export function BaseSummary({ baseId, latest, limits, forecast, schedule, schedu
         </span>
       </Stat>
       <Stat label="Next run" testId="summary-next-run">
-        <span class="value">
+        <span class="value instant">
           <Time value={schedule.nextRunAt} never="Not scheduled" />
         </span>
         <span class="sub">
