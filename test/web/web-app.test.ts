@@ -148,7 +148,11 @@ describe('settings and usage in the browser', () => {
 
     // The connection: a pasted personal access token.
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByText('Not connected').waitFor();
+    // Without a connection of its own, the account works through the sandbox's shared one, and Settings says whose.
+    const sharedUser = await sandboxApi(app!.url).call('GET', '/meta/whoami');
+    await expect
+      .poll(() => page.getByTestId('shared-connection').textContent())
+      .toContain(`shared Airtable connection, as ${sharedUser.email ?? sharedUser.id}`);
     await page.getByLabel('Or paste a personal access token').fill('pat-not-a-real-one');
     await page.getByRole('button', { name: 'Connect with token' }).click();
     await page.getByRole('alert').waitFor();
@@ -255,7 +259,7 @@ describe('settings and usage in the browser', () => {
     await expect.poll(() => page.getByRole('banner').textContent()).toContain('Renamed team');
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
-    await page.getByText('Not connected').waitFor();
+    await page.getByTestId('shared-connection').waitFor();
     const deniedAlert = async () => {
       await page.getByRole('alert').waitFor();
       return page.getByRole('alert').textContent();
@@ -263,7 +267,7 @@ describe('settings and usage in the browser', () => {
 
     // A link to Settings cannot make it report anything: only an outcome the callback itself left counts.
     await page.goto(`${app!.url}/settings?oauth=connected&oauthError=Your%20account%20is%20locked`);
-    await page.getByText('Not connected').waitFor();
+    await page.getByTestId('shared-connection').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.getByText('Connected with Airtable.').count()).toBe(0);
 

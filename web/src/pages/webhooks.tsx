@@ -63,11 +63,16 @@ export function WebhooksPage() {
       {hooks && hooks.nodes.length > 0 && (
         <ul class="cards">
           {hooks.nodes.map((hook) => (
-            <li key={hook.id} class="card" data-testid="webhook">
+            <li key={hook.id} class={hook.upstreamAccess === 'LOST' ? 'card lost' : 'card'} data-testid="webhook">
               <p>
                 <WebhookSummary hook={hook} baseName={baseNames.get(hook.baseId)} />
               </p>
               <p class="url">{hook.webhookUrl}</p>
+              {hook.upstreamAccess === 'LOST' && (
+                <p>
+                  <span class="badge warn">Not visible to your Airtable connection</span> nothing is forwarded while it cannot see the base
+                </p>
+              )}
               <p class="hint">
                 Created <Time value={hook.createdAt} />
               </p>
