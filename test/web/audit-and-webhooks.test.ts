@@ -163,6 +163,13 @@ describe('the webhooks page', () => {
     await page.getByRole('button', { name: 'Create webhook' }).click();
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
+    // Shown at the top of the page, focused so it is in view and read out, with a copy button.
+    expect(await page.evaluate<string | undefined>('document.activeElement?.dataset.testid')).toBe('secret-notice');
+    expect(await page.getByTestId('secret-notice').evaluate((notice) => notice.getBoundingClientRect().top < notice.ownerDocument.documentElement.clientHeight)).toBe(true);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app!.url });
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook').waitFor();

@@ -192,7 +192,8 @@ describe('settings and usage in the browser', () => {
     const storageBox = (await plot.boundingBox())!;
     await plot.hover({ position: { x: storageBox.width - 2, y: 20 } });
     await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/Total 0 bytesTable 1 0 bytes$/);
-    expect(await page.locator('.chart figcaption').textContent()).toContain('days of the base’s zone, UTC');
+    const browserZone = await page.evaluate<string>('Intl.DateTimeFormat().resolvedOptions().timeZone');
+    expect(await page.locator('.chart figcaption').textContent()).toContain(`days of the base’s zone, ${browserZone}`);
     // A week: every day (every other one on a phone), as days.
     await page.getByLabel('Days shown').selectOption('7');
     await expect.poll(async () => (await xTicks()).length).toBeGreaterThanOrEqual(4);

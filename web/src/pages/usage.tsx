@@ -10,6 +10,7 @@ import { USAGE_ALERT_FIELDS } from '../usage/alerts.js';
 import { API_CALL_USAGE_FIELDS, ApiBudget } from '../usage/api-budget.js';
 import { limitShare } from '../usage/base-summary.js';
 import { RecentAlerts } from '../usage/recent-alerts.js';
+import { HourField, VIEWER_ZONE, ZoneField } from '../usage/schedule.js';
 import { Sparkline } from '../usage/sparkline.js';
 import { TableScroll } from '../table-scroll.js';
 
@@ -40,7 +41,9 @@ const USAGE = graphql(
   [PAGE_INFO_FIELDS, USAGE_ALERT_FIELDS, API_CALL_USAGE_FIELDS],
 );
 const TRACK = graphql(`
-  mutation TrackBase($baseId: ID!) { createUsageBase(input: { baseId: $baseId }) { usageBase { id } } }
+  mutation TrackBase($baseId: ID!, $scheduledHour: Int, $timezone: TimeZone) {
+    createUsageBase(input: { baseId: $baseId, scheduledHour: $scheduledHour, timezone: $timezone }) { usageBase { id } }
+  }
 `);
 
 type AirtableBase = NonNullable<ResultOf<typeof USAGE>['airtableBases']>[number];
@@ -275,14 +278,17 @@ export function UsagePage() {
 function TrackBase({ choices }: { choices: AirtableBase[] }) {
   const [track, tracking] = useMutation(TRACK);
   const [baseId, setBaseId] = useState('');
+  // Counted daily at this hour of this zone (the viewer's by default), the days of its history too.
+  const [hour, setHour] = useState(0);
+  const [zone, setZone] = useState(VIEWER_ZONE);
   const onSubmit = async (event: Event) => {
     event.preventDefault();
-    const result = await track({ variables: { baseId } }).catch(() => null);
+    const result = await track({ variables: { baseId, scheduledHour: hour, timezone: zone } }).catch(() => null);
     const id = result?.data?.createUsageBase.usageBase.id;
     if (id) navigate(`/bases/${encodeURIComponent(id)}`);
   };
   return (
-    <form onSubmit={onSubmit} class="inline">
+    <form onSubmit={onSubmit} class="track">
       <div class="field">
         <label for="track-base">Track a base of your Airtable account</label>
         <select id="track-base" required value={baseId} onChange={(e) => setBaseId((e.currentTarget as HTMLSelectElement).value)}>
@@ -294,6 +300,8 @@ function TrackBase({ choices }: { choices: AirtableBase[] }) {
           ))}
         </select>
       </div>
+      <HourField id="track-hour" label="Count daily at" value={hour} onPick={setHour} />
+      <ZoneField id="track-zone" label="Time zone of its days" value={zone} onPick={setZone} />
       <button type="submit" disabled={tracking.loading || !baseId}>
         Track base
       </button>

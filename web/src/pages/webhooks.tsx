@@ -117,7 +117,8 @@ export function WebhooksPage() {
       {data && (
         <CreateWebhook
           bases={data.airtableBases ?? []}
-          onCreated={() => {
+          onCreated={(created) => {
+            setSecret(created);
             paging.reset();
             refetch();
           }}

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session-context.js';
+import { describeUserAgent } from './user-agent.js';
 import { signingOutHere } from '../session-end.js';
 
 /** The user's live sessions, and "sign out everywhere" (this browser included). */
@@ -32,8 +33,14 @@ export function SessionsSection() {
         <ul class="sessions" data-testid="sessions">
           {sessions.map((s) => (
             <li key={s.id}>
-              {s.current ? <strong>This browser</strong> : (s.userAgent ?? 'Unknown browser')} · last used <Time value={s.lastUsedAt} /> ·
-              ends <Time value={s.expiresAt} />
+              <span title={s.userAgent ?? undefined}>{describeUserAgent(s.userAgent)}</span>
+              {s.current && (
+                <>
+                  {' '}
+                  <span class="badge ok">This browser</span>
+                </>
+              )}{' '}
+              · last used <Time value={s.lastUsedAt} /> · ends <Time value={s.expiresAt} />
             </li>
           ))}
         </ul>
