@@ -165,7 +165,11 @@ describe('the webhooks page', () => {
     expect(secret).toMatch(/^whsec_/);
     // Shown at the top of the page, focused so it is in view and read out, with a copy button.
     expect(await page.evaluate<string | undefined>('document.activeElement?.dataset.testid')).toBe('secret-notice');
-    expect(await page.getByTestId('secret-notice').evaluate((notice) => notice.getBoundingClientRect().top < notice.ownerDocument.documentElement.clientHeight)).toBe(true);
+    expect(
+      await page
+        .getByTestId('secret-notice')
+        .evaluate((notice) => notice.getBoundingClientRect().top < notice.ownerDocument.documentElement.clientHeight),
+    ).toBe(true);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app!.url });
     await page.getByRole('button', { name: 'Copy secret' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
