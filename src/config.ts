@@ -195,6 +195,7 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: integer(1, 36_500, 180),
   AUDIT_WRITE_RETRY_BASE_MS: integer(10, 3_600_000, 5_000),
   AUDIT_WRITE_MAX_RETRY_MS: integer(10, 86_400_000, 600_000),
+  MIRROR_RESTORE_SETTLE_MS: integer(1_000, 3_600_000, 60_000),
   GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
   GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
   GRAPHQL_MAX_QUERY_BYTES: integer(1_024, 1_048_576, 65_536),
@@ -307,6 +308,13 @@ export interface Config {
     /** Backoff of Changes-table writes that failed: first delay, doubling up to the maximum. */
     writeRetryBaseMs: number;
     writeMaxRetryMs: number;
+  };
+  mirror: {
+    /**
+     * A restore resumed after a crash looks for the records of the batch of creates it had sent in the mirror (they
+     * come back through the watch); found none, it waits this long after the batch was sent before sending it again.
+     */
+    restoreSettleMs: number;
   };
   jobs: {
     /** False for an API-only process: jobs are planned, another process runs them. */
@@ -452,6 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writeRetryBaseMs: e.AUDIT_WRITE_RETRY_BASE_MS,
       writeMaxRetryMs: e.AUDIT_WRITE_MAX_RETRY_MS,
     },
+    mirror: { restoreSettleMs: e.MIRROR_RESTORE_SETTLE_MS },
     jobs: {
       run: e.SCHEDULER_RUN_JOBS === 'true',
       processEveryMs: e.JOBS_PROCESS_EVERY_MS,

@@ -134,7 +134,9 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const mirrors = new MirrorService(dataSource, logger);
   const mirrorSeeds = new MirrorSeedService(dataSource, upstreamAccess, logger);
   const mirrorReads = new MirrorReadService(dataSource, monitoringConfigs, cursors, config.audit.retentionDays);
-  const mirrorRestores = new MirrorRestoreService(dataSource, mirrorReads, upstreamAccess, changeIngest, logger);
+  const mirrorRestores = new MirrorRestoreService(dataSource, mirrorReads, upstreamAccess, changeIngest, logger, {
+    settleMs: config.mirror.restoreSettleMs,
+  });
   const requestSeed = (baseId: string) =>
     void mirrors
       .requestSeed(baseId)

@@ -59,7 +59,7 @@ export function defineMirrorJobs(agenda: Agenda, services: Services, logger: Log
       job.attrs.nextRunAt = new Date();
       await job.touch();
       try {
-        const restore = await services.mirrorRestores.run(restoreId);
+        const restore = await services.mirrorRestores.run(restoreId, () => job.touch().then(() => undefined));
         job.attrs.nextRunAt = null;
         if (restore) logger.info({ restoreId, status: restore.status, ...restore.progress }, 'restore ran');
       } catch (error) {

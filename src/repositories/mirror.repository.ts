@@ -41,6 +41,7 @@ export interface SeedRecordRow {
   fields_json: string;
 }
 
+/** Every table that keeps a base's data by `base_id` (a restore's plan holds cell values too). */
 const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'] as const;
 const IN_CHUNK = 400;
 

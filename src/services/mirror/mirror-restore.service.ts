@@ -3,12 +3,13 @@ import type { DataSource } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
 import { conflict, forbidden, invalidRequest, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
+import { findMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { ChangeIngestService } from '../audit/change-ingest.service.js';
+import { KeyedMutex } from '../keyed-mutex.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import type { RestoreInput } from './mirror.input.js';
 import type { MirrorReadService } from './mirror-read.service.js';
@@ -37,8 +38,6 @@ interface InFlight {
   sentAt: string;
 }
 
-/** How long after a batch of creates was sent its records are looked for in the mirror before it is sent again. */
-const CREATE_SETTLE_MS = 60_000;
 const WRITE_LEVELS = new Set(['edit', 'create', 'owner']);
 const WRITE_SCOPE = 'data.records:write';
 
@@ -58,6 +57,8 @@ export class RestoreNotSettled extends Error {
  */
 export class MirrorRestoreService {
   private runRequests: Array<(restoreId: string) => Promise<void>> = [];
+  /** One run of a restore at a time in this process: a run the job queue gave up on as expired may still be writing. */
+  private readonly runs = new KeyedMutex();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,6 +66,8 @@ export class MirrorRestoreService {
     private readonly access: UpstreamAccess,
     private readonly ingest: ChangeIngestService,
     private readonly logger: Logger,
+    /** `settleMs` (MIRROR_RESTORE_SETTLE_MS): how long after a batch of creates was sent its records are looked for. */
+    private readonly options: { settleMs: number },
   ) {}
 
   onRunNeeded(request: (restoreId: string) => Promise<void>): void {
@@ -151,12 +154,19 @@ export class MirrorRestoreService {
     return toView(restore);
   }
 
-  /** The job's run: writes what is left, from where the last run stopped. */
-  async run(restoreId: string): Promise<RestoreView | null> {
+  /**
+   * The job's run: writes what is left, from where the last run stopped. `keepAlive` is called after each request
+   * (the job's lock); a run started while another still writes the same restore waits for it and reads where it ended.
+   */
+  run(restoreId: string, keepAlive: () => Promise<void> = async () => undefined): Promise<RestoreView | null> {
+    return this.runs.run(restoreId, () => this.runAlone(restoreId, keepAlive));
+  }
+
+  private async runAlone(restoreId: string, keepAlive: () => Promise<void>): Promise<RestoreView | null> {
     const restore = await this.dataSource.manager.findOneBy(MirrorRestore, { id: restoreId });
     if (!restore || restore.status === 'done' || restore.status === 'failed') return restore ? toView(restore) : null;
     try {
-      return await withCallPurpose('audit', () => this.write(restore));
+      return await withCallPurpose('audit', () => this.write(restore, keepAlive));
     } catch (error) {
       if (error instanceof RestoreNotSettled || !isFinal(error)) throw error;
       const message = error instanceof Error ? error.message.slice(0, 500) : 'restore failed';
@@ -166,12 +176,15 @@ export class MirrorRestoreService {
     }
   }
 
-  private async write(restore: MirrorRestore): Promise<RestoreView> {
+  private async write(restore: MirrorRestore, keepAlive: () => Promise<void>): Promise<RestoreView> {
     const items = JSON.parse(restore.planJson) as RestoreItem[];
     const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
     const upstream = await this.access.forAccount(restore.accountId);
     await this.update(restore, { status: 'running' });
-    if (restore.inFlightJson) await this.settle(restore, items, created);
+    if (restore.inFlightJson) {
+      await this.settle(restore, items, created);
+      await keepAlive();
+    }
     while (restore.done < items.length) {
       const start = restore.done;
       const batch = sameActionRun(items, start, MAX_RECORDS_PER_WRITE);
@@ -182,6 +195,7 @@ export class MirrorRestoreService {
         const records = await upstream.createRecords(restore.baseId, restore.tableId, sent, { typecast: true });
         for (const [i, item] of batch.entries()) created[item.recordId] = records[i]!.id;
         await this.update(restore, { done: start + batch.length, createdRecordIds: JSON.stringify(created), inFlightJson: null });
+        await keepAlive();
         continue;
       }
       await upstream.updateRecords(
@@ -191,6 +205,7 @@ export class MirrorRestoreService {
         { typecast: true },
       );
       await this.update(restore, { done: start + batch.length });
+      await keepAlive();
     }
     await this.relink(upstream, restore, items, created);
     await this.update(restore, { status: 'done', finishedAt: new Date() });
@@ -241,8 +256,13 @@ export class MirrorRestoreService {
       return;
     }
     if (found > 0) throw new Error(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
-    // Not made (the request never arrived), unless the watch has not brought them yet.
-    if (Date.now() - sentAt.getTime() < CREATE_SETTLE_MS) throw new RestoreNotSettled(new Date(sentAt.getTime() + CREATE_SETTLE_MS));
+    // Not made (the request never arrived), unless the watch has not brought them yet: while the mirror is not live,
+    // changes wait as pending for a seed (or were missed), so made records may be upstream and not here yet.
+    if ((await findMirror(this.dataSource, restore.baseId))?.status !== 'live') {
+      throw new RestoreNotSettled(new Date(Date.now() + this.options.settleMs));
+    }
+    const settledAt = sentAt.getTime() + this.options.settleMs;
+    if (Date.now() < settledAt) throw new RestoreNotSettled(new Date(settledAt));
     await this.update(restore, { inFlightJson: null });
   }
 
