@@ -5,7 +5,7 @@ import { Instant } from './instant.js';
 export function MirrorState({ mirror }: { mirror: MirrorInfo | undefined }) {
   if (!mirror) return null;
   return (
-    <p class="hint" role="status" data-testid="mirror-state">
+    <p class="hint mirror-state" role="status" data-testid="mirror-state">
       {mirror.status === 'LIVE' && (
         <>
           Mirror live: every change since <Instant value={mirror.continuousSince} /> is in; history goes back to{' '}

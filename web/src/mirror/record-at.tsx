@@ -39,7 +39,7 @@ export function RecordAt({ configId, recordId, names }: { configId: string; reco
     setAt(instant.toISOString());
   };
   return (
-    <section aria-labelledby={`${id}-heading`}>
+    <section class="panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>As it was at…</h2>
       <form class="inline" onSubmit={submit}>
         <div class="field">

@@ -63,7 +63,6 @@ export function RestoreFlow({
   const [started, setStarted] = useState<Restore>();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    heading.current?.focus();
     restoreRecords({ variables: { input: { ...request, dryRun: true } } }).then(
       (result) => setPlan(result.data?.restoreRecords.restore),
       () => undefined,
@@ -86,10 +85,13 @@ export function RestoreFlow({
     setStarted(result?.data?.restoreRecords.restore);
   };
   const total = plan ? plan.create + plan.update : 0;
+  const step = current ? (finished(current) ? 'finished' : 'running') : 'preview';
+  // The button pressed goes away at each step: the keyboard focus goes to the step's heading instead of the page.
+  useEffect(() => heading.current?.focus(), [step]);
   return (
     <section class="restore-flow notice" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} tabIndex={-1} ref={heading}>
-        {current ? (finished(current) ? 'Restore finished' : 'Restoring…') : 'Restore: preview'}
+        {{ preview: 'Restore: preview', running: 'Restoring…', finished: 'Restore finished' }[step]}
       </h2>
       <div aria-live="polite">
         {!plan && !asked.error && <p>Working out what would be written…</p>}
@@ -98,7 +100,7 @@ export function RestoreFlow({
       </div>
       <ErrorMessage error={asked.error ?? polled.error} />
       {current && finished(current) && <RestoreResult restore={current} configId={request.configId} labels={labels} />}
-      <div class="confirm">
+      <div class="actions">
         {plan && !current && total > 0 && (
           <button type="button" onClick={confirm} disabled={asked.loading}>
             Restore {plural(total, 'record')}

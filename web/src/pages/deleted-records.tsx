@@ -57,21 +57,41 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
   const allShown = records.length > 0 && records.every((r) => selected.has(r.recordId));
   return (
     <Layout title={`Recently deleted in ${config?.baseName ?? 'the base'}`}>
-      <p>
+      <p class="back">
         <Link href={`/audit-log/${encodeURIComponent(configId)}`}>← Changes of {config?.baseName ?? 'the base'}</Link>
       </p>
       <MirrorState mirror={mirror} />
       <ErrorMessage error={mirrorError ?? error} />
       {mirror && mirror.tables.length > 0 && (
-        <div class="field table-pick">
-          <label for="deleted-table">Table</label>
-          <select id="deleted-table" value={tableId} onChange={(e) => pickTable(selectValue(e))}>
-            {mirror.tables.map((table) => (
-              <option key={table.tableId} value={table.tableId}>
-                {table.tableName}
-              </option>
-            ))}
-          </select>
+        <div class="panel deleted-tools">
+          <div class="field table-pick">
+            <label for="deleted-table">Table</label>
+            <select id="deleted-table" value={tableId} onChange={(e) => pickTable(selectValue(e))}>
+              {mirror.tables.map((table) => (
+                <option key={table.tableId} value={table.tableId}>
+                  {table.tableName}
+                </option>
+              ))}
+            </select>
+          </div>
+          {list && records.length > 0 && (
+            <>
+              <div class="check">
+                <input
+                  id="deleted-all"
+                  type="checkbox"
+                  checked={allShown}
+                  onChange={(e) =>
+                    setSelected(new Set((e.currentTarget as HTMLInputElement).checked ? records.map((r) => r.recordId) : []))
+                  }
+                />
+                <label for="deleted-all">Select all on this page</label>
+              </div>
+              <button type="button" disabled={selected.size === 0 || restoring !== undefined} onClick={() => setRestoring([...selected])}>
+                Restore {selected.size || ''} selected…
+              </button>
+            </>
+          )}
         </div>
       )}
       {list && list.totalCount === 0 && <p class="empty">No record of this table was deleted since the mirror began.</p>}
@@ -81,20 +101,6 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
             {list.totalCount.toLocaleString()} deleted {list.totalCount === 1 ? 'record' : 'records'}, newest first, with the values they
             held when deleted.
           </p>
-          <div class="deleted-tools">
-            <div class="check">
-              <input
-                id="deleted-all"
-                type="checkbox"
-                checked={allShown}
-                onChange={(e) => setSelected(new Set((e.currentTarget as HTMLInputElement).checked ? records.map((r) => r.recordId) : []))}
-              />
-              <label for="deleted-all">Select all on this page</label>
-            </div>
-            <button type="button" disabled={selected.size === 0 || restoring !== undefined} onClick={() => setRestoring([...selected])}>
-              Restore {selected.size || ''} selected…
-            </button>
-          </div>
           {restoring && tableId && (
             <RestoreFlow
               request={{ configId, tableId, recordIds: restoring }}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
+import { SOURCE_NAMES } from '../names.js';
 import { type Cells, RecordFields, VersionDiff } from '../mirror/cells.js';
 import { errorCode } from '../mirror/errors.js';
 import { ForwardPager, useForwardPages } from '../mirror/forward-pages.js';
@@ -75,8 +76,21 @@ export function RecordHistoryPage({ configId, recordId }: { configId: string; re
       />
     );
   return (
-    <Layout title={`History of ${name ?? recordId}`}>
-      <p>
+    <Layout
+      title={`History of ${name ?? recordId}`}
+      actions={
+        record?.deletedAt &&
+        !restoring && (
+          <button
+            type="button"
+            onClick={() => setRestoring({ key: 'record', request: { configId, tableId: record.tableId, recordIds: [recordId] } })}
+          >
+            Restore this record…
+          </button>
+        )
+      }
+    >
+      <p class="back">
         <Link href={`/audit-log/${encodeURIComponent(configId)}`}>← Changes of {config?.baseName ?? 'the base'}</Link>
         {table && (
           <>
@@ -95,7 +109,7 @@ export function RecordHistoryPage({ configId, recordId }: { configId: string; re
         <ErrorMessage error={error} />
       )}
       {record && (
-        <dl class="facts">
+        <dl class="facts panel">
           <dt>Table</dt>
           <dd>{table?.tableName ?? record.tableId}</dd>
           <dt>Record</dt>
@@ -116,20 +130,10 @@ export function RecordHistoryPage({ configId, recordId }: { configId: string; re
           )}
         </dl>
       )}
-      {record?.deletedAt && !restoring && (
-        <p>
-          <button
-            type="button"
-            onClick={() => setRestoring({ key: 'record', request: { configId, tableId: record.tableId, recordIds: [recordId] } })}
-          >
-            Restore this record…
-          </button>
-        </p>
-      )}
       {restoreFlow('record')}
       {record && <RecordAt configId={configId} recordId={recordId} names={names} />}
       {record && history && (
-        <section aria-labelledby="versions-heading">
+        <section class="versions" aria-labelledby="versions-heading">
           <h2 id="versions-heading">Versions, newest first</h2>
           <p class="hint">
             {history.totalCount.toLocaleString()} {history.totalCount === 1 ? 'version' : 'versions'} kept.
@@ -195,7 +199,7 @@ function VersionCard({
       <p class="hint">
         {version.eventType === 'BASELINE'
           ? 'as a full read of the base found it'
-          : `${version.userEmail ?? 'nobody named'} · ${version.source.toLowerCase().replace(/_/g, ' ')}`}
+          : `${version.userEmail ?? 'nobody named'} · ${SOURCE_NAMES[version.source]}`}
       </p>
       {version.eventType === 'RECORD_DELETE' ? (
         before && (
