@@ -195,7 +195,7 @@ function operations(): Array<[string, Record<string, unknown>]> {
     ],
     [`query($id: ID!) { usageBase(id: $id) { snapshots(from: "2026-11-19", to: "2026-11-18") { nodes { date } } } }`, { id: base.id }],
     [
-      `query($id: ID!) { monitoringConfig(id: $id) { mirror { __typename status seededAt continuousSince tables { tableId tableName recordCount } } } }`,
+      `query($id: ID!) { monitoringConfig(id: $id) { mirror { __typename status seededAt continuousSince tables { tableId tableName recordCount primaryFieldId fields { fieldId name type } } } } }`,
       { id: mirrored.configId },
     ],
     [

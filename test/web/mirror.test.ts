@@ -117,7 +117,7 @@ describe('the mirror pages', () => {
           await page.getByRole('heading', { name: 'Changes of Project Tracker', level: 1 }).waitFor();
           return rename.count();
         },
-        { timeout: 20_000, intervals: [1_000] },
+        { timeout: 20_000, interval: 1_000 },
       )
       .toBe(1);
     await rename.getByRole('link', { name: 'Record history' }).click();
