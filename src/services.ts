@@ -14,6 +14,7 @@ import { OAuthFlowService } from './services/connections/oauth-flow.service.js';
 import { UpstreamAccess, type ClientForToken } from './services/connections/upstream-access.js';
 import { UpstreamWatchService } from './services/audit/upstream-watch.service.js';
 import { MonitoringConfigService } from './services/monitoring-config.service.js';
+import { MirrorCountService } from './services/mirror/mirror-count.service.js';
 import { MirrorReadService } from './services/mirror/mirror-read.service.js';
 import { MirrorRestoreService } from './services/mirror/mirror-restore.service.js';
 import { MirrorRetentionService } from './services/mirror/mirror-retention.service.js';
@@ -81,6 +82,8 @@ export interface Services extends WebhookForwarding {
   mirrorReads: MirrorReadService;
   mirrorRestores: MirrorRestoreService;
   mirrorRetention: MirrorRetentionService;
+  /** Daily counts from a live mirror, and each full count compared with it. */
+  mirrorCounts: MirrorCountService;
   /** The web application's people and their sessions. */
   users: UserService;
   sessions: SessionService;
@@ -134,14 +137,11 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const mirrorRestores = new MirrorRestoreService(dataSource, mirrorReads, upstreamAccess, changeIngest, logger, {
     settleMs: config.mirror.restoreSettleMs,
   });
-  changeIngest.addSink(
-    new MirrorSink(
-      (baseId) =>
-        void mirrors
-          .requestSeed(baseId)
-          .catch((error: unknown) => logger.warn({ err: safeError(error), baseId }, 'could not plan a mirror seed')),
-    ),
-  );
+  const requestSeed = (baseId: string) =>
+    void mirrors
+      .requestSeed(baseId)
+      .catch((error: unknown) => logger.warn({ err: safeError(error), baseId }, 'could not plan a mirror seed'));
+  changeIngest.addSink(new MirrorSink(requestSeed));
   monitoringConfigs.addBaseListener({ watched: (baseId) => mirrors.ensure(baseId), released: (baseId) => mirrors.release(baseId) });
   const usageCounting = new UsageCountingService(
     dataSource,
@@ -154,6 +154,16 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const usageSchedule = new UsageScheduleService(dataSource, usageBases, usageCounts, usageCounting, {
     spreadMs: config.jobs.usageSpreadMs,
     staleRunMs: config.jobs.lockLifetimeMs,
+  });
+  const mirrorCounts = new MirrorCountService(dataSource, snapshots, changeIngest, upstreamAccess, logger, requestSeed);
+  usageSchedule.useMirrorCounts(mirrorCounts);
+  usageCounts.onFullCount(async (base, tables, startedAt) => {
+    try {
+      await mirrorCounts.compareWithFull(base, tables, startedAt);
+      await mirrorCounts.markFullCount(base.baseId, startedAt);
+    } catch (error) {
+      logger.warn({ err: safeError(error), baseId: base.baseId }, 'could not compare a full count with the mirror');
+    }
   });
   const apiCalls = new ApiCallUsageService(options.apiCallLedger, upstreamAccess);
   const configHealth = new ConfigHealthService(dataSource, upstreamAccess, logger);
@@ -211,6 +221,7 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
     mirrorSeeds,
     mirrorReads,
     mirrorRestores,
+    mirrorCounts,
     mirrorRetention: new MirrorRetentionService(dataSource, mirrorReads, config.audit.retentionDays),
     ...forwarding,
   };

@@ -54,6 +54,10 @@ export class UsageSnapshot {
   @Column({ name: 'carried_over', type: 'boolean', default: false })
   carriedOver: boolean;
 
+  /** Counted from the base's live mirror (a query on our database) rather than by listing the upstream's records. */
+  @Column({ name: 'from_mirror', type: 'boolean', default: false })
+  fromMirror: boolean;
+
   /** When the day's count started (null: before this was kept); a change after it may be missing from the count. */
   @Column(timestampColumn('count_started_at', true))
   countStartedAt: Date | null;

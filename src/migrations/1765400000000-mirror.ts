@@ -1,4 +1,4 @@
-import { type MigrationInterface, type QueryRunner, Table, TableIndex } from 'typeorm';
+import { type MigrationInterface, type QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
 import { id, text, timestamp } from './columns.js';
 
 const integer = (name: string) => ({ name, type: 'integer' });
@@ -6,7 +6,7 @@ const longText = (name: string, isNullable = false) => ({ name, type: 'text', is
 const serial = (name: string) => ({ name, type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const });
 const key = (name: string, length = 32) => ({ ...text(name, length), isPrimary: true });
 
-/** The mirror of watched bases (CONTRACT §11): bases, records, versions, a seed's staging rows, restores. */
+/** The mirror of watched bases (CONTRACT §11): bases, records, versions, a seed's staging rows, restores; days counted from it. */
 export class Mirror1765400000000 implements MigrationInterface {
   name = 'Mirror1765400000000';
 
@@ -108,9 +108,11 @@ export class Mirror1765400000000 implements MigrationInterface {
         indices: [new TableIndex({ name: 'ix_mirror_restore_config', columnNames: ['config_id', 'created_at'] })],
       }),
     );
+    await queryRunner.addColumn('usage_snapshot', new TableColumn({ name: 'from_mirror', type: 'boolean', default: false }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('usage_snapshot', 'from_mirror');
     for (const table of ['mirror_restore', 'mirror_pending', 'mirror_seed_record', 'mirror_version', 'mirror_record', 'mirror_base']) {
       await queryRunner.dropTable(table);
     }

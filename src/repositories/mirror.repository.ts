@@ -140,6 +140,16 @@ export async function versionsBack(
   return rows.map((row) => ({ ...row, seq: Number(row.seq), keyframe: Number(row.keyframe) }));
 }
 
+/** How many versions of a record are kept (pruning folds the oldest away). */
+export async function countVersions(runner: Runner, baseId: string, recordId: string): Promise<number> {
+  const [row] = await runSql<Array<{ n: number | string }>>(
+    runner,
+    'SELECT COUNT(*) AS n FROM mirror_version WHERE base_id = :baseId AND record_id = :recordId',
+    { baseId, recordId },
+  );
+  return Number(row?.n ?? 0);
+}
+
 /** Records of a table created since `since` (ISO) and not deleted: where a resumed restore looks for what it made. */
 export async function recentlyCreatedRecords(runner: Runner, baseId: string, tableId: string, since: string): Promise<MirrorRecordRow[]> {
   const rows = await runSql<MirrorRecordRow[]>(
@@ -162,6 +172,36 @@ export interface DeletedRecordsQuery {
 }
 
 export async function deletedRecordRows(runner: Runner, baseId: string, query: DeletedRecordsQuery): Promise<MirrorRecordRow[]> {
+  const { conditions, parameters } = deletedConditions(baseId, query);
+  if (query.after) {
+    conditions.push('(deleted_at < :afterAt OR (deleted_at = :afterAt AND record_id < :afterId))');
+    parameters.afterAt = query.after.deletedAt;
+    parameters.afterId = query.after.recordId;
+  }
+  const rows = await runSql<MirrorRecordRow[]>(
+    runner,
+    `SELECT * FROM mirror_record WHERE ${conditions.join(' AND ')} ORDER BY deleted_at DESC, record_id DESC LIMIT ${Math.trunc(query.limit)}`,
+    parameters,
+  );
+  return rows.map(normaliseRecord);
+}
+
+/** How many records deletedRecordRows lists with these filters, whatever the page. */
+export async function countDeletedRecords(
+  runner: Runner,
+  baseId: string,
+  query: Omit<DeletedRecordsQuery, 'after' | 'limit'>,
+): Promise<number> {
+  const { conditions, parameters } = deletedConditions(baseId, query);
+  const [row] = await runSql<Array<{ n: number | string }>>(
+    runner,
+    `SELECT COUNT(*) AS n FROM mirror_record WHERE ${conditions.join(' AND ')}`,
+    parameters,
+  );
+  return Number(row?.n ?? 0);
+}
+
+function deletedConditions(baseId: string, query: Pick<DeletedRecordsQuery, 'tableId' | 'from' | 'to'>) {
   const conditions = ['base_id = :baseId', 'deleted_at IS NOT NULL'];
   const parameters: Record<string, unknown> = { baseId };
   if (query.tableId) {
@@ -176,17 +216,7 @@ export async function deletedRecordRows(runner: Runner, baseId: string, query: D
     conditions.push('deleted_at < :to');
     parameters.to = query.to;
   }
-  if (query.after) {
-    conditions.push('(deleted_at < :afterAt OR (deleted_at = :afterAt AND record_id < :afterId))');
-    parameters.afterAt = query.after.deletedAt;
-    parameters.afterId = query.after.recordId;
-  }
-  const rows = await runSql<MirrorRecordRow[]>(
-    runner,
-    `SELECT * FROM mirror_record WHERE ${conditions.join(' AND ')} ORDER BY deleted_at DESC, record_id DESC LIMIT ${Math.trunc(query.limit)}`,
-    parameters,
-  );
-  return rows.map(normaliseRecord);
+  return { conditions, parameters };
 }
 
 export interface MirrorTableCount {
@@ -210,6 +240,15 @@ export async function mirrorCounts(runner: Runner, baseId: string): Promise<Mirr
     fileCount: Number(row.files ?? 0),
     storageBytes: Number(row.bytes ?? 0),
   }));
+}
+
+/** Whether any record version of the base is at or after `since` (ISO): a change the mirror applied since then. */
+export async function changedSince(runner: Runner, baseId: string, since: string): Promise<boolean> {
+  const rows = await runSql<unknown[]>(runner, 'SELECT 1 FROM mirror_version WHERE base_id = :baseId AND at >= :since LIMIT 1', {
+    baseId,
+    since,
+  });
+  return rows.length > 0;
 }
 
 /** Current records of a table, in id order, a chunk at a time (attachment stats after a schema change). */

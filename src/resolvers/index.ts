@@ -5,9 +5,11 @@ import { ApiCallsResolver } from './api-calls.resolver.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
 import { ChangeResolver } from './change.resolver.js';
 import { ConnectionResolver } from './connection.resolver.js';
+import { MonitoringConfigMirrorResolver } from './mirror.resolver.js';
 import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
 import { MonitoringConfigResolver } from './monitoring-config.resolver.js';
 import { NodeResolver } from './node.resolver.js';
+import { RestoreMutations } from './restore.mutations.js';
 import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
@@ -33,6 +35,8 @@ export const resolvers: BuildSchemaOptions['resolvers'] = [
   AirtableResolver,
   MonitoringConfigResolver,
   MonitoringConfigMutations,
+  MonitoringConfigMirrorResolver,
+  RestoreMutations,
   ChangeResolver,
   WebhookResolver,
   WebhookMutations,

@@ -8,6 +8,7 @@ import { toApiKeyType } from './types/api-key.type.js';
 import { toAirtableBaseType, toAirtableTableType } from './types/airtable.type.js';
 import { toChangeType } from './types/change.type.js';
 import { toMonitoringConfigType } from './types/monitoring-config.type.js';
+import { toRestoreType } from './types/restore.type.js';
 import { toSnapshotDayType } from './types/snapshot.type.js';
 import { toUsageBaseType } from './types/usage-base.type.js';
 import { toUsageAlertType } from './types/usage-alert.type.js';
@@ -70,6 +71,12 @@ const fetchers: Record<string, NodeFetcher> = {
     if (!id || !(await context.loaders.webhook.load(webhookId))) return null;
     const delivery = await orNull(context.services.webhookDeliveries.get(requireAccount(context).id, webhookId, id));
     return delivery && toWebhookDeliveryType(webhookId, delivery);
+  },
+  // A restore through its config, as REST GET /monitoring-config/{id}/restores/{restoreId} (a dry run is not kept).
+  Restore: async (context, [configId, id]) => {
+    if (!id || !(await context.loaders.monitoringConfig.load(configId))) return null;
+    const restore = await orNull(context.services.mirrorRestores.get(requireAccount(context).id, configId, id));
+    return restore && toRestoreType(configId, restore);
   },
   UsageAlert: async (context, [id]) => {
     const alert = await orNull(context.services.usageAlerts.get(requireAccount(context).id, id));

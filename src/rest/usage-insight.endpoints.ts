@@ -54,6 +54,9 @@ const CountingBody = z
             .nullable()
             .openapi({ description: 'upstream requests the count spent; null for counts before they were counted' }),
           carriedOver: z.boolean().openapi({ description: 'no count was needed: no change was logged since the last one' }),
+          fromMirror: z.boolean().openapi({
+            description: 'counted from the base’s live mirror (only the requests that confirm it is current), not by listing records',
+          }),
         }),
       )
       .openapi({ description: 'the last 30 counted days, newest first' }),

@@ -59,6 +59,7 @@ export interface SnapshotSink {
 export interface CountCost {
   apiCalls: number | null;
   carriedOver?: boolean;
+  fromMirror?: boolean;
   startedAt?: Date;
 }
 
@@ -166,6 +167,7 @@ export class SnapshotService {
         countedAt,
         apiCalls: cost.apiCalls,
         carriedOver: cost.carriedOver ?? false,
+        fromMirror: cost.fromMirror ?? false,
         countStartedAt: cost.startedAt ?? null,
       };
       // A carried-over day never replaces a count of that day (made while the log was read).

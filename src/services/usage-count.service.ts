@@ -19,6 +19,9 @@ export interface RunResult {
   snapshotDate: string;
 }
 
+/** Told after every full count was recorded (the mirror compares itself with it). Must not throw. */
+export type FullCountListener = (base: UsageBase, tables: TableCount[], startedAt: Date) => Promise<void>;
+
 export interface UsageCountOptions {
   /** How long a count's lock outlives a process that died holding it. */
   lockTtlMs: number;
@@ -34,6 +37,7 @@ export class UsageCountService {
   private readonly repository: Repository<UsageBase>;
   private readonly running = new Map<Promise<unknown>, AbortController>();
   private accepting = true;
+  private readonly fullCountListeners: FullCountListener[] = [];
   private readonly now: () => Date;
 
   constructor(
@@ -80,6 +84,10 @@ export class UsageCountService {
     }
   }
 
+  onFullCount(listener: FullCountListener): void {
+    this.fullCountListeners.push(listener);
+  }
+
   /** Stops new counts and waits for the running ones (graceful shutdown). */
   async drain(): Promise<void> {
     this.accepting = false;
@@ -114,6 +122,7 @@ export class UsageCountService {
     );
     const date = localDay(startedAt, base.timezone);
     const day = await this.snapshots.record(base.id, date, counts, this.now(), { apiCalls: tally.calls, startedAt });
+    for (const listener of this.fullCountListeners) await listener(base, counts, startedAt);
     return {
       status: 'success',
       tablesProcessed: day.totals.tableCount,

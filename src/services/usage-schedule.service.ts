@@ -32,11 +32,16 @@ export interface LastRun {
   error?: string;
 }
 
-export type ScheduledOutcome = 'counted' | 'carried-over' | 'already-counted' | 'base-gone' | 'paused' | 'base-not-visible';
+export type ScheduledOutcome = 'counted' | 'from-mirror' | 'carried-over' | 'already-counted' | 'base-gone' | 'paused' | 'base-not-visible';
 
 /** Whether a day's count can be skipped (UsageCountingService); records the carried-over day when it can. */
 export interface CountShortcut {
   carryOver(base: UsageBase, day: string, now: Date): Promise<boolean>;
+}
+
+/** Counts a day from the base's mirror when it is live (MirrorCountService); false when a full count is needed. */
+export interface MirrorCounter {
+  countFromMirror(base: UsageBase, day: string, now: Date): Promise<boolean>;
 }
 
 /**
@@ -46,6 +51,7 @@ export interface CountShortcut {
 export class UsageScheduleService {
   private readonly runs: Repository<UsageRun>;
   private jobs?: UsageJobStore;
+  private mirror?: MirrorCounter;
   private readonly now: () => Date;
 
   constructor(
@@ -124,10 +130,9 @@ export class UsageScheduleService {
     try {
       // A base the account's connection no longer sees is not counted (nor its count retried): the next day asks again.
       if (await this.bases.isLost(base)) throw notVisible();
-      const carried = await this.shortcut.carryOver(base, localDay, startedAt);
-      if (!carried) await this.counts.countTracked(base);
+      const outcome = await this.countDay(base, localDay, startedAt);
       await this.runs.update({ id: run.id }, { status: 'ok', finishedAt: this.now(), error: null });
-      return { outcome: carried ? 'carried-over' : 'counted', nextRunAt: this.nextRunAt(base, this.now()) };
+      return { outcome, nextRunAt: this.nextRunAt(base, this.now()) };
     } catch (error) {
       const message = isAppError(error) ? error.message : 'Internal error';
       // The account's connection needs its holder, or no longer sees the base: retrying cannot help, so the day
@@ -139,6 +144,18 @@ export class UsageScheduleService {
       if (paused || lost) return { outcome: paused ? 'paused' : 'base-not-visible', nextRunAt: this.nextRunAt(base, this.now()) };
       throw error;
     }
+  }
+
+  /** The cheapest count that can be trusted: from the mirror, carried over, or a full count. */
+  private async countDay(base: UsageBase, day: string, startedAt: Date): Promise<ScheduledOutcome> {
+    if (await this.mirror?.countFromMirror(base, day, startedAt)) return 'from-mirror';
+    if (await this.shortcut.carryOver(base, day, startedAt)) return 'carried-over';
+    await this.counts.countTracked(base);
+    return 'counted';
+  }
+
+  useMirrorCounts(mirror: MirrorCounter): void {
+    this.mirror = mirror;
   }
 
   /** What GET /usage/bases/{id}/schedule shows. */

@@ -3,9 +3,12 @@ import { execute, parse, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { createContext } from '../../src/resolvers/context.js';
+import { toGlobalId } from '../../src/resolvers/relay/global-id.js';
 import { EventHub } from '../../src/resolvers/support/event-hub.js';
 import { appendChanges, sampleChange, type SeedChange } from '../support/change-entries.js';
-import { DEMO_BASES, trackBase, upstreamBaseId } from '../support/factories.js';
+import { relaxSandboxRateLimit, tableRows } from '../audit/audit-support.js';
+import { DEMO_BASES, newLogBase, trackBase, upstreamBaseId } from '../support/factories.js';
+import { sandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { codesOf, createGraphql, type Graphql } from './support/graphql-client.js';
 import { CHANGE_FIELDS, MONITORING_CONFIG_FIELDS, pastDays, recordDays, SNAPSHOT_DAY_FIELDS, USAGE_BASE_FIELDS } from './support/shapes.js';
@@ -14,6 +17,8 @@ let app: TestApp;
 let graphql: Graphql;
 let base: { id: string };
 let config: { id: string };
+/** A config of another base whose mirror is seeded, with a deleted record and a stored restore. */
+let mirrored: { configId: string; tableId: string; recordId: string; restoreId: string };
 /** graphql-js's own execute over a schema built the same way, with a context like the gateway's: the reference. */
 let reference: GraphQLSchema;
 
@@ -37,8 +42,28 @@ beforeAll(async () => {
     change(3),
     { ...change(4), after: { fldFIELD0000000A: 'naïve café ✓ 𝄞 "quoted" \\ back' }, userName: 'Zoë' },
   ]);
+  mirrored = await seededMirror();
   reference = await buildGraphqlSchema();
 }, 60_000);
+
+/** The mirror as its jobs (not run here) would make it: seeded, a record deleted since, a restore kept. */
+async function seededMirror() {
+  const { services } = app.running;
+  relaxSandboxRateLimit(app);
+  const baseId = await upstreamBaseId(app.http, DEMO_BASES.marketing);
+  const res = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId: newLogBase(app) } });
+  expect(res.status).toBe(201);
+  expect(await services.mirrorSeeds.seed(baseId)).toBe('live');
+  const api = sandboxApi(app.url);
+  const [table] = await api.schema(baseId);
+  const [kept, gone] = await tableRows(api, baseId, table!.id);
+  await api.deleteRecords(baseId, table!.id, [gone!.id], { source: 'client', email: 'ann@example.com' });
+  await services.changeIngest.ingest((await services.watches.find({ baseId }))!.id);
+  const deleted = await services.mirrorReads.deleted(app.accountId, res.body.config.id, { tableId: table!.id, limit: 10 });
+  expect(deleted.records.map((record) => record.id)).toEqual([gone!.id]);
+  const restore = await services.mirrorRestores.create(app.accountId, res.body.config.id, { tableId: table!.id, recordIds: [kept!.id] });
+  return { configId: res.body.config.id as string, tableId: table!.id, recordId: kept!.id, restoreId: restore.id };
+}
 afterAll(() => app?.close());
 
 /** What graphql-js answers for the same operation, as JSON (Dates as their ISO text), errors by message, path and locations. */
@@ -72,11 +97,16 @@ const PAGINGS = [
   '(last: -1)',
   '(after: "nonsense")',
 ];
-/** Ways to select a connection's items: edges with cursors, nodes, both under aliases, a fragment, a count. */
+/** Page arguments of the connections that page forward only. */
+const FORWARD_PAGINGS = ['', '(first: 0)', '(first: 1)', '(first: 101)', '(after: "nonsense")'];
+/**
+ * Ways to select a connection's items: edges with cursors, nodes, both under aliases (the first of `fields`, the id of
+ * a Node, beside them all), a fragment, a count.
+ */
 const selectionsOf = (fields: string, type: string) => [
   `edges { cursor node { ${fields} } } ${PAGE_INFO}`,
   `nodes { __typename ${fields} } totalCount`,
-  `a: edges { node { id } } b: nodes { ... on ${type} { ${fields} } } ${PAGE_INFO}`,
+  `a: edges { node { ${fields.split(' ')[0]} } } b: nodes { ... on ${type} { ${fields} } } ${PAGE_INFO}`,
   `edges { node { ...F } } fragment_placeholder`,
 ];
 
@@ -87,8 +117,9 @@ function operations(): Array<[string, Record<string, unknown>]> {
     fields: string,
     type: string,
     variables: Record<string, unknown>,
+    pagings = PAGINGS,
   ) => {
-    for (const paging of PAGINGS) {
+    for (const paging of pagings) {
       for (const selection of selectionsOf(fields, type)) {
         const [body, fragment] = selection.endsWith('fragment_placeholder')
           ? [selection.replace(' fragment_placeholder', ''), ` fragment F on ${type} { ${fields} }`]
@@ -113,6 +144,24 @@ function operations(): Array<[string, Record<string, unknown>]> {
     {},
   );
   connection((p, s) => `{ monitoringConfigs${p} { ${s} } }`, MONITORING_CONFIG_FIELDS, 'MonitoringConfig', {});
+  /** Paging arguments beside the field's own. */
+  const withArgs = (paging: string, own: string) => `(${[own, paging.slice(1, -1)].filter(Boolean).join(', ')})`;
+  connection(
+    (p, s) =>
+      `query($id: ID!, $recordId: String!) { monitoringConfig(id: $id) { recordHistory${withArgs(p, 'recordId: $recordId')} { ${s} } } }`,
+    'at eventType source userEmail fields',
+    'RecordVersion',
+    { id: mirrored.configId, recordId: mirrored.recordId },
+    FORWARD_PAGINGS,
+  );
+  connection(
+    (p, s) =>
+      `query($id: ID!, $tableId: String) { monitoringConfig(id: $id) { deletedRecords${withArgs(p, 'tableId: $tableId')} { ${s} } } }`,
+    'recordId tableId deletedAt deletedBy fields',
+    'DeletedRecord',
+    { id: mirrored.configId, tableId: mirrored.tableId },
+    FORWARD_PAGINGS,
+  );
   ops.push(
     [
       `query($id: ID!) { viewer { restId name } base: usageBase(id: $id) { __typename restId
@@ -145,6 +194,27 @@ function operations(): Array<[string, Record<string, unknown>]> {
       { id: base.id },
     ],
     [`query($id: ID!) { usageBase(id: $id) { snapshots(from: "2026-11-19", to: "2026-11-18") { nodes { date } } } }`, { id: base.id }],
+    [
+      `query($id: ID!) { monitoringConfig(id: $id) { mirror { __typename status seededAt continuousSince tables { tableId tableName recordCount } } } }`,
+      { id: mirrored.configId },
+    ],
+    [
+      `query($id: ID!, $recordId: String!, $at: DateTime) { monitoringConfig(id: $id) { restId
+        now: record(id: $recordId) { recordId tableId createdTime deletedAt fields }
+        then: record(id: $recordId, at: $at) { recordId }
+        unknown: record(id: "recAAAAAAAAAAAAAA") { recordId }
+        malformed: record(id: "nope") { recordId } } }`,
+      { id: mirrored.configId, recordId: mirrored.recordId, at: '2000-01-01T00:00:00.000Z' },
+    ],
+    [
+      `query($id: ID!) { monitoringConfig(id: $id) { deletedRecords(from: "2026-02-02", to: "2026-02-01") { totalCount } } }`,
+      { id: mirrored.configId },
+    ],
+    [
+      `query($id: ID!) { node(id: $id) { __typename id ... on Restore { restId status at tableId create update skippedFieldIds
+        progress { done total } createdRecordIds { deletedRecordId recordId } error createdAt finishedAt } } }`,
+      { id: toGlobalId('Restore', mirrored.configId, mirrored.restoreId) },
+    ],
   );
   return ops;
 }

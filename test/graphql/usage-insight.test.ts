@@ -81,7 +81,7 @@ describe('usage insight over GraphQL', () => {
     const base = await trackBase(app.http, DEMO_BASES.marketing);
     await app.http('POST', `/usage/bases/${base.id}/run`);
     const set = await graphql(
-      `mutation($input: SetUsageCountingInput!) { setUsageCounting(input: $input) { clientMutationId counting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver } } } }`,
+      `mutation($input: SetUsageCountingInput!) { setUsageCounting(input: $input) { clientMutationId counting { countOnlyWhenChanged auditWatched savedCalls days { date apiCalls carriedOver fromMirror } } } }`,
       { input: { id: base.id, countOnlyWhenChanged: true, clientMutationId: 'c1' } },
     );
     expect(set.errors).toBeUndefined();

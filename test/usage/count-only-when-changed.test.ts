@@ -61,7 +61,7 @@ describe('counting only when the base changed', () => {
     expect(put.body.counting).toEqual({
       countOnlyWhenChanged: true,
       auditWatched: true,
-      days: [{ date: full.body.snapshotDate, apiCalls: cost, carriedOver: false }],
+      days: [{ date: full.body.snapshotDate, apiCalls: cost, carriedOver: false, fromMirror: false }],
       savedCalls: 0,
     });
 
@@ -70,7 +70,7 @@ describe('counting only when the base changed', () => {
     const quiet = await requestsTo(base.baseId);
     expect((await app.running.services.usageSchedule.runScheduled(base.id)).outcome).toBe('carried-over');
     const carried = await counting();
-    expect(carried.days[0]).toEqual({ date: full.body.snapshotDate, apiCalls: 0, carriedOver: true });
+    expect(carried.days[0]).toEqual({ date: full.body.snapshotDate, apiCalls: 0, carriedOver: true, fromMirror: false });
     expect(carried.savedCalls).toBe(cost);
     // Only the log was read (webhook payloads), not the records.
     const spent = (await requestsTo(base.baseId)) - quiet;

@@ -1,5 +1,6 @@
 import { connectionType } from '../relay/connection.type.js';
 import { ChangeType } from './change.type.js';
+import { DeletedRecordType, RecordVersionType } from './mirror.type.js';
 import { MonitoringConfigType } from './monitoring-config.type.js';
 import { SnapshotDayType } from './snapshot.type.js';
 import { UsageBaseType } from './usage-base.type.js';
@@ -28,3 +29,9 @@ export type WebhookEdge = InstanceType<typeof WebhookEdge>;
 
 export const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDeliveryType);
 export type WebhookDeliveryConnection = InstanceType<typeof WebhookDeliveryConnection>;
+
+export const RecordVersionConnection = connectionType('RecordVersion', RecordVersionType);
+export type RecordVersionConnection = InstanceType<typeof RecordVersionConnection>;
+
+export const DeletedRecordConnection = connectionType('DeletedRecord', DeletedRecordType);
+export type DeletedRecordConnection = InstanceType<typeof DeletedRecordConnection>;

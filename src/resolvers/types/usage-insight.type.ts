@@ -53,6 +53,11 @@ export class UsageCountDayType {
 
   @Field(() => Boolean, { description: 'No count was needed: no change was logged since the last one' })
   carriedOver: boolean;
+
+  @Field(() => Boolean, {
+    description: 'Counted from the base’s live mirror (only the requests that confirm it is current), not by listing records',
+  })
+  fromMirror: boolean;
 }
 
 @ObjectType('UsageCounting', {

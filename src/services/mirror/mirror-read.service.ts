@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { MirrorBase, MonitoringConfig } from '../../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../../errors.js';
 import {
+  countDeletedRecords,
+  countVersions,
   deletedRecordRows,
   findMirror,
   mirrorCounts,
@@ -58,7 +60,11 @@ export interface DeletedRecord {
   fields: Cells;
 }
 
-const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.string().max(32) });
+/** Where a page of deleted records starts: after this record, newest first. */
+export const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.string().max(32) });
+export type DeletedPosition = z.infer<typeof DELETED_POSITION>;
+
+export type DeletedRecordsFilter = Pick<DeletedRecordsInput, 'tableId' | 'from' | 'to' | 'timezone'>;
 
 /**
  * The mirror as an account reads it, through one of its monitoring configs (404 for another account's, or one whose
@@ -66,7 +72,7 @@ const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.s
  */
 export class MirrorReadService {
   private readonly historyCursors: SignedCursorCodec<number>;
-  private readonly deletedCursors: SignedCursorCodec<z.infer<typeof DELETED_POSITION>>;
+  private readonly deletedCursors: SignedCursorCodec<DeletedPosition>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -181,30 +187,50 @@ export class MirrorReadService {
     input: DeletedRecordsInput,
   ): Promise<{ records: DeletedRecord[]; nextCursor?: string }> {
     const { config, mirror } = await this.mirrorOf(accountId, configId);
-    const zone = input.timezone ?? 'UTC';
-    if (input.from && input.to && input.from > input.to) throw invalidRequest('from must not be after to');
-    const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
+    const bounds = deletedBounds(input);
     const after = input.cursor === undefined ? undefined : this.deletedCursors.decode(config.id, input.cursor);
-    const rows = await deletedRecordRows(this.dataSource, mirror.baseId, {
-      tableId: input.tableId,
-      from: input.from ? startOf(input.from).toUTC().toISO()! : undefined,
-      to: input.to ? startOf(input.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
-      after,
-      limit: input.limit + 1,
-    });
-    const records = rows.slice(0, input.limit).map((row) => ({
+    const { records, hasMore } = await this.deletedAfter(mirror, bounds, input.limit, after);
+    const last = records.at(-1);
+    const nextCursor =
+      hasMore && last ? this.deletedCursors.encode(config.id, { deletedAt: last.deletedAt, recordId: last.id }) : undefined;
+    return { records, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /** Deleted records after a position (newest first); GraphQL pages with its own cursors over the same positions. */
+  async deletedPage(
+    mirror: MirrorBase,
+    filter: DeletedRecordsFilter,
+    limit: number,
+    after?: DeletedPosition,
+  ): Promise<{ records: DeletedRecord[]; hasMore: boolean }> {
+    return this.deletedAfter(mirror, deletedBounds(filter), limit, after);
+  }
+
+  /** How many deleted records the filter lists, whatever the page. */
+  deletedCount(mirror: MirrorBase, filter: DeletedRecordsFilter): Promise<number> {
+    return countDeletedRecords(this.dataSource, mirror.baseId, deletedBounds(filter));
+  }
+
+  /** How many versions of the record are kept. */
+  versionCount(mirror: MirrorBase, recordId: string): Promise<number> {
+    return countVersions(this.dataSource, mirror.baseId, recordId);
+  }
+
+  private async deletedAfter(
+    mirror: MirrorBase,
+    bounds: DeletedBounds,
+    limit: number,
+    after?: DeletedPosition,
+  ): Promise<{ records: DeletedRecord[]; hasMore: boolean }> {
+    const rows = await deletedRecordRows(this.dataSource, mirror.baseId, { ...bounds, after, limit: limit + 1 });
+    const records = rows.slice(0, limit).map((row) => ({
       id: row.record_id,
       tableId: row.table_id,
       deletedAt: row.deleted_at!,
       deletedBy: row.deleted_by,
       fields: JSON.parse(row.fields_json) as Cells,
     }));
-    const last = records.at(-1);
-    const nextCursor =
-      rows.length > input.limit && last
-        ? this.deletedCursors.encode(config.id, { deletedAt: last.deletedAt, recordId: last.id })
-        : undefined;
-    return { records, ...(nextCursor ? { nextCursor } : {}) };
+    return { records, hasMore: rows.length > limit };
   }
 
   /** Versions oldest first with the record after each, from the keyframe before the newest in bounds. */
@@ -236,6 +262,20 @@ export class MirrorReadService {
     if (instant < oldest) throw invalidRequest(`at must not be before ${oldest.toISOString()} (the mirror’s seed or its retention)`);
     return instant.toISOString();
   }
+}
+
+type DeletedBounds = { tableId?: string; from?: string; to?: string };
+
+/** The filter's days as ISO bounds of deleted_at (from inclusive, to exclusive); 400 when from is after to. */
+function deletedBounds(filter: DeletedRecordsFilter): DeletedBounds {
+  const zone = filter.timezone ?? 'UTC';
+  if (filter.from && filter.to && filter.from > filter.to) throw invalidRequest('from must not be after to');
+  const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
+  return {
+    tableId: filter.tableId,
+    from: filter.from ? startOf(filter.from).toUTC().toISO()! : undefined,
+    to: filter.to ? startOf(filter.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
+  };
 }
 
 function toStored(row: StoredVersionRow): StoredVersion {

@@ -90,26 +90,30 @@ export class MirrorRestoreService {
       if (rows.get(recordId)?.table_id !== input.tableId) throw notFound(`Record ${recordId} of table ${input.tableId}`);
     }
     const recreated = new Set(input.recordIds.filter((id) => rows.get(id)!.deleted_at !== null));
-    const linked = await this.deletedAmongLinks(mirror.baseId, rows);
+    // Each record's values at the instant: before its deletion for one deleted by then.
+    const states = new Map<string, Cells>();
+    for (const recordId of new Set(input.recordIds)) {
+      const then = (await this.reads.foldedAt(mirror.baseId, recordId, { at })).at(-1);
+      if (!then) throw invalidRequest(`Record ${recordId} did not exist at ${at}`);
+      states.set(recordId, then.state);
+    }
+    const restoredAs = await this.earlierRecreations(mirror.baseId);
+    const linked = await this.deletedAmongLinks(mirror.baseId, states.values(), restoredAs);
     const context: PlanContext = {
       fields: new Map(table.fields.map((field) => [field.id, { id: field.id, name: field.name, type: field.type }])),
       recreated,
       isDeleted: (id) => linked.has(id),
+      restoredAs,
       skipped: new Set(),
     };
     const only = input.fieldIds ? new Set(input.fieldIds) : undefined;
     const items: RestoreItem[] = [];
-    for (const recordId of [...new Set(input.recordIds)]) {
-      const row = rows.get(recordId)!;
-      const folded = await this.reads.foldedAt(mirror.baseId, recordId, { at });
-      const then = folded.at(-1);
-      if (!then) throw invalidRequest(`Record ${recordId} did not exist at ${at}`);
+    for (const [recordId, then] of states) {
       if (recreated.has(recordId)) {
-        // Deleted by `at`: its values before the deletion (folded into the deletion's state); else its values at `at`.
-        items.push({ recordId, action: 'create', ...writableCells(then.state, only, context) });
+        items.push({ recordId, action: 'create', ...writableCells(then, only, context) });
         continue;
       }
-      const back = changedBack(then.state, JSON.parse(row.fields_json) as Cells, only);
+      const back = changedBack(then, JSON.parse(rows.get(recordId)!.fields_json) as Cells, only);
       const cells = writableCells(back, undefined, context);
       if (Object.keys(cells.fields).length || Object.keys(cells.links).length) items.push({ recordId, action: 'update', ...cells });
     }
@@ -280,12 +284,19 @@ export class MirrorRestoreService {
     }
   }
 
-  /** Records deleted now among those the planned records link to. */
-  private async deletedAmongLinks(baseId: string, rows: Map<string, { fields_json: string }>): Promise<Set<string>> {
+  /** What earlier restores of the base re-created, old id → new id. */
+  private async earlierRecreations(baseId: string): Promise<Map<string, string>> {
+    const restores = await this.dataSource.manager.find(MirrorRestore, { select: { createdRecordIds: true }, where: { baseId } });
+    return new Map(restores.flatMap((restore) => Object.entries(JSON.parse(restore.createdRecordIds) as Record<string, string>)));
+  }
+
+  /** Records deleted now among those the planned values link to (re-created ones counted under their new ids). */
+  private async deletedAmongLinks(baseId: string, states: Iterable<Cells>, restoredAs: ReadonlyMap<string, string>): Promise<Set<string>> {
     const ids = new Set<string>();
-    for (const row of rows.values()) {
-      for (const value of Object.values(JSON.parse(row.fields_json) as Cells)) {
-        if (Array.isArray(value)) for (const id of value) if (typeof id === 'string' && id.startsWith('rec')) ids.add(id);
+    for (const state of states) {
+      for (const value of Object.values(state)) {
+        if (!Array.isArray(value)) continue;
+        for (const id of value) if (typeof id === 'string' && id.startsWith('rec')) ids.add(restoredAs.get(id) ?? id);
       }
     }
     const found = await recordRows(this.dataSource, baseId, [...ids]);

@@ -22,6 +22,8 @@ export class MirrorSink implements ChangeSink {
   async accept(manager: EntityManager, base: IngestedBase, changes: ChangeEvent[]): Promise<void> {
     const known = await findMirror(manager, base.baseId);
     if (!known) return;
+    // A page without changes from the webhook the mirror follows leaves it as it is (no write on every poll).
+    if (!changes.length && !base.missedPayloads && (known.webhookId === base.webhookId || known.webhookId === null)) return;
     const now = new Date();
     if (!(await lockMirror(manager, base.baseId, now))) return;
     const mirror = (await manager.findOneBy(MirrorBase, { baseId: base.baseId }))!;

@@ -19,6 +19,8 @@ export interface PlanContext {
   recreated: ReadonlySet<string>;
   /** Records deleted now (a link to one of them cannot be written). */
   isDeleted: (recordId: string) => boolean;
+  /** Records an earlier restore re-created: old id → new id (a link to the old one is pointed at the new one). */
+  restoredAs: ReadonlyMap<string, string>;
   /** Field ids left out: gone upstream, or of a type the API cannot write. */
   skipped: Set<string>;
 }
@@ -39,7 +41,7 @@ export function writableCells(
       continue;
     }
     if (field.type === 'multipleRecordLinks' && Array.isArray(value)) {
-      const ids = value.filter((id): id is string => typeof id === 'string');
+      const ids = value.filter((id): id is string => typeof id === 'string').map((id) => context.restoredAs.get(id) ?? id);
       const later = ids.filter((id) => context.recreated.has(id));
       if (later.length) links[fieldId] = ids.filter((id) => context.recreated.has(id) || !context.isDeleted(id));
       fields[fieldId] = ids.filter((id) => !context.recreated.has(id) && !context.isDeleted(id));

@@ -17,7 +17,7 @@ const DAYS_SHOWN = 30;
 export interface UsageCounting {
   countOnlyWhenChanged: boolean;
   auditWatched: boolean;
-  days: Array<{ date: string; apiCalls: number | null; carriedOver: boolean }>;
+  days: Array<{ date: string; apiCalls: number | null; carriedOver: boolean; fromMirror: boolean }>;
   savedCalls: number;
 }
 
@@ -66,7 +66,7 @@ export class UsageCountingService {
   async carryOver(base: UsageBase, day: string, now: Date): Promise<boolean> {
     if (!base.countOnlyWhenChanged) return false;
     const last = await this.dataSource.getRepository(UsageSnapshot).findOne({
-      where: { usageBaseId: base.id, carriedOver: false },
+      where: { usageBaseId: base.id, carriedOver: false, fromMirror: false },
       order: { date: 'DESC' },
     });
     if (!last || last.date >= day || dayNumber(day) - dayNumber(last.date) >= FULL_COUNT_EVERY_DAYS) return false;
@@ -123,7 +123,7 @@ export class UsageCountingService {
   private async of(base: UsageBase): Promise<UsageCounting> {
     // Enough older days to find the full count each shown carried-over day copied.
     const rows = await this.dataSource.getRepository(UsageSnapshot).find({
-      select: { date: true, apiCalls: true, carriedOver: true },
+      select: { date: true, apiCalls: true, carriedOver: true, fromMirror: true },
       where: { usageBaseId: base.id },
       order: { date: 'DESC' },
       take: DAYS_SHOWN + FULL_COUNT_EVERY_DAYS,
@@ -131,12 +131,14 @@ export class UsageCountingService {
     let savedCalls = 0;
     rows.slice(0, DAYS_SHOWN).forEach((row, i) => {
       if (!row.carriedOver) return;
-      savedCalls += rows.slice(i + 1).find((older) => !older.carriedOver)?.apiCalls ?? 0;
+      savedCalls += rows.slice(i + 1).find((older) => !older.carriedOver && !older.fromMirror)?.apiCalls ?? 0;
     });
     return {
       countOnlyWhenChanged: base.countOnlyWhenChanged,
       auditWatched: (await this.completeLog(base)) !== null,
-      days: rows.slice(0, DAYS_SHOWN).map((row) => ({ date: row.date, apiCalls: row.apiCalls, carriedOver: row.carriedOver })),
+      days: rows
+        .slice(0, DAYS_SHOWN)
+        .map((row) => ({ date: row.date, apiCalls: row.apiCalls, carriedOver: row.carriedOver, fromMirror: row.fromMirror })),
       savedCalls,
     };
   }

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageBase, UsageSnapshot, type TableCount } from '../../src/entities/index.js';
+import { DEMO_BASES, newLogBase, trackBase, upstreamBaseId } from '../support/factories.js';
+import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
+import { expectedCounts } from '../support/sandbox-totals.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const byTable = (tables: TableCount[]) =>
+  tables
+    .map(({ tableId, recordCount, fileCount, storageBytes }) => ({ tableId, recordCount, fileCount, storageBytes }))
+    .sort((a, b) => a.tableId.localeCompare(b.tableId));
+
+/**
+ * Counting from the mirror (CONTRACT §11): with a live mirror a day is a query on our database after reading the
+ * watch's new payloads, and it equals a full count of the same instant; a full count that differs re-seeds it.
+ * Service-level: the jobs do not run; the seed and the ingestion are called directly.
+ */
+describe('counts from the mirror', () => {
+  let app: TestApp;
+  let api: SandboxApi;
+  let baseId: string;
+  let usageBaseId: string;
+
+  const services = () => app.running.services;
+  const base = async () => (await services().dataSource.manager.findOneBy(UsageBase, { id: usageBaseId }))!;
+  const ingest = async () => services().changeIngest.ingest((await services().watches.find({ baseId }))!.id);
+  const snapshot = (date: string) => services().dataSource.manager.findOneBy(UsageSnapshot, { usageBaseId, date });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
+    api = sandboxApi(app.url);
+    baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
+    const config = await app.http('POST', '/monitoring-config', {
+      body: { baseId, monitoringBaseId: newLogBase(app), scope: 'records_only' },
+    });
+    expect(config.status).toBe(201);
+    expect(await services().mirrorSeeds.seed(baseId)).toBe('live');
+    usageBaseId = (await trackBase(app.http, DEMO_BASES.catalog)).id;
+    // The full count that later days may be counted from the mirror after.
+    expect((await app.http('POST', `/usage/bases/${usageBaseId}/run`)).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('counts a later day from the mirror with at most 3 upstream requests, equal to a full count', async () => {
+    const products = (await api.schema(baseId)).find((t) => t.name === 'Products')!;
+    const photos = products.fields.find((f) => f.name === 'Photos')!;
+    const created = await api.createRecords(baseId, products.id, [
+      { Name: 'Mirror count 1', Photos: [{ url: 'https://example.com/a.jpg', filename: 'a.jpg' }] },
+      { Name: 'Mirror count 2' },
+    ]);
+    await api.deleteRecords(baseId, products.id, [created.records[1].id]);
+    expect(photos.type).toBe('multipleAttachments');
+
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await services().mirrorCounts.countFromMirror(await base(), tomorrow, new Date())).toBe(true);
+    const day = (await snapshot(tomorrow))!;
+    expect(day.fromMirror).toBe(true);
+    expect(day.apiCalls).toBeGreaterThanOrEqual(1);
+    expect(day.apiCalls).toBeLessThanOrEqual(3);
+    expect(byTable(JSON.parse(day.tablesJson))).toEqual(byTable(expectedCounts(app.running.sandbox!, baseId) as TableCount[]));
+
+    const counting = await app.http('GET', `/usage/bases/${usageBaseId}/counting`);
+    expect(counting.body.counting.days.find((d: { date: string }) => d.date === tomorrow)).toMatchObject({
+      fromMirror: true,
+      carriedOver: false,
+    });
+  });
+
+  it('leaves a day to a full count when the last full count is a week old or the mirror is not live', async () => {
+    const inAWeek = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+    expect(await services().mirrorCounts.countFromMirror(await base(), inAWeek, new Date())).toBe(false);
+  });
+
+  it('re-seeds the mirror when a full count differs from it', async () => {
+    await ingest();
+    const products = (await api.schema(baseId)).find((t) => t.name === 'Products')!;
+    // Drift the mirror behind the watch's back: one record forgotten.
+    await services().dataSource.query(
+      `DELETE FROM mirror_record WHERE record_id = (SELECT record_id FROM mirror_record WHERE base_id = ? AND table_id = ? AND deleted_at IS NULL LIMIT 1)`,
+      [baseId, products.id],
+    );
+    const tables = expectedCounts(app.running.sandbox!, baseId) as TableCount[];
+    const startedAt = new Date(Date.now() + 10 * 60_000);
+    expect(await services().mirrorCounts.compareWithFull(await base(), tables, startedAt)).toBe('differs');
+    expect((await services().mirrors.find(baseId))!.status).toBe('gap');
+    expect(await services().mirrorSeeds.seed(baseId)).toBe('live');
+    expect(await services().mirrorCounts.compareWithFull(await base(), tables, new Date(Date.now() + 10 * 60_000))).toBe('same');
+  });
+});

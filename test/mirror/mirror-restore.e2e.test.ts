@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { newLogBase, upstreamBaseId } from '../support/factories.js';
+import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { AUDIT_APP_ENV, relaxSandboxRateLimit } from '../audit/audit-support.js';
+
+const eventually = (assertions: () => Promise<void>, timeout = 15_000) => vi.waitFor(assertions, { timeout, interval: 100 });
+
+/**
+ * Restores of the demo "Project Tracker" base: its Tasks table has every computed field type, which a restore skips
+ * and lists; links to a re-created record are pointed at its new id where the linking record still exists.
+ */
+describe('restores with computed fields and links', () => {
+  let app: TestApp;
+  let api: SandboxApi;
+  let baseId: string;
+  let configId: string;
+  let tasks: { id: string; primaryFieldId: string; fields: Array<{ id: string; name: string; type: string }> };
+  let people: { id: string };
+  let ownerFieldId: string;
+  let tasksOfPersonFieldId: string;
+
+  const recordAt = (recordId: string) => app.http('GET', `/monitoring-config/${configId}/records/${recordId}`);
+  const upstreamRecord = async (tableId: string, recordId: string) =>
+    (await api.call('GET', `/${baseId}/${tableId}/${recordId}?returnFieldsByFieldId=true`)).fields as Record<string, unknown>;
+  const restore = async (body: Record<string, unknown>) => {
+    const started = await app.http('POST', `/monitoring-config/${configId}/restores`, { body });
+    expect(started.status).toBe(202);
+    let done: { status: string; createdRecordIds: Record<string, string>; skippedFieldIds: string[] } | undefined;
+    await eventually(async () => {
+      done = (await app.http('GET', `/monitoring-config/${configId}/restores/${started.body.restore.id}`)).body.restore;
+      expect(done!.status).toBe('done');
+    });
+    return done!;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp(AUDIT_APP_ENV);
+    relaxSandboxRateLimit(app);
+    api = sandboxApi(app.url);
+    baseId = await upstreamBaseId(app.http, 'Project Tracker');
+    tasks = (await api.schema(baseId)).find((t) => t.name === 'Tasks')!;
+    people = await api.createTable(baseId, { name: 'People', fields: [{ name: 'Name', type: 'singleLineText' }] });
+    const owner = await api.createField(baseId, tasks.id, {
+      name: 'Owner',
+      type: 'multipleRecordLinks',
+      options: { linkedTableId: people.id },
+    });
+    ownerFieldId = owner.id;
+    tasksOfPersonFieldId = owner.options.inverseLinkFieldId;
+    const res = await app.http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId: newLogBase(app) } });
+    expect(res.status).toBe(201);
+    configId = res.body.config.id;
+    await eventually(
+      async () => expect((await app.http('GET', `/monitoring-config/${configId}/mirror`)).body.mirror.status).toBe('live'),
+      20_000,
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('re-creates a deleted record without its computed fields, and lists them', async () => {
+    const created = await api.createRecords(baseId, tasks.id, [{ Name: 'Restore me', Estimate: 3 }]);
+    const taskId = created.records[0].id as string;
+    await eventually(async () => expect((await recordAt(taskId)).status).toBe(200));
+    await api.deleteRecords(baseId, tasks.id, [taskId]);
+    await eventually(async () => expect((await recordAt(taskId)).body.record.deletedAt).not.toBeNull());
+
+    const done = await restore({ tableId: tasks.id, recordIds: [taskId] });
+    const computed = tasks.fields.filter((f) =>
+      ['autoNumber', 'formula', 'createdTime', 'lastModifiedTime', 'createdBy', 'lastModifiedBy', 'button'].includes(f.type),
+    );
+    const held = Object.keys((await recordAt(taskId)).body.record.fields);
+    expect(done.skippedFieldIds).toEqual(
+      computed
+        .map((f) => f.id)
+        .filter((id) => held.includes(id))
+        .sort(),
+    );
+    expect(done.skippedFieldIds.length).toBeGreaterThan(0);
+    const fields = await upstreamRecord(tasks.id, done.createdRecordIds[taskId]!);
+    expect(fields[tasks.primaryFieldId]).toBe('Restore me');
+    expect(fields[tasks.fields.find((f) => f.name === 'Estimate')!.id]).toBe(3);
+  });
+
+  it('points the links of records that still exist at a re-created record, and links of later restores at earlier ones', async () => {
+    const person = (await api.createRecords(baseId, people.id, [{ Name: 'Pat' }])).records[0].id as string;
+    const linked = await api.createRecords(baseId, tasks.id, [
+      { Name: 'Pat task 1', Owner: [person] },
+      { Name: 'Pat task 2', Owner: [person] },
+    ]);
+    const [task1, task2] = linked.records.map((r: { id: string }) => r.id);
+    await eventually(async () => expect((await recordAt(person)).body.record.fields[tasksOfPersonFieldId]).toHaveLength(2));
+    // The person goes, and task 2 with them; task 1 stays and loses its link.
+    await api.deleteRecords(baseId, tasks.id, [task2]);
+    await api.deleteRecords(baseId, people.id, [person]);
+    await eventually(async () => expect((await recordAt(person)).body.record.deletedAt).not.toBeNull());
+    await eventually(async () => expect((await recordAt(task1)).body.record.fields[ownerFieldId]).toBeUndefined());
+
+    const personBack = (await restore({ tableId: people.id, recordIds: [person] })).createdRecordIds[person]!;
+    expect((await upstreamRecord(tasks.id, task1))[ownerFieldId]).toEqual([personBack]);
+    const taskBack = (await restore({ tableId: tasks.id, recordIds: [task2] })).createdRecordIds[task2]!;
+    expect((await upstreamRecord(tasks.id, taskBack))[ownerFieldId]).toEqual([personBack]);
+  });
+});
