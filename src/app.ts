@@ -135,7 +135,7 @@ export function createApp({
   app.use(createOpsRouter(readiness));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.
-  app.use(createWebPageRouter());
+  app.use(createWebPageRouter(undefined, { upstream: config.upstream.mode }));
 
   app.use(() => {
     throw notFound('Route');

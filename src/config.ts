@@ -195,7 +195,7 @@ const envSchema = z.object({
   AUDIT_RETENTION_DAYS: integer(1, 36_500, 180),
   AUDIT_WRITE_RETRY_BASE_MS: integer(10, 3_600_000, 5_000),
   AUDIT_WRITE_MAX_RETRY_MS: integer(10, 86_400_000, 600_000),
-  MIRROR_RESTORE_SETTLE_SECONDS: integer(1, 3_600, 60),
+  MIRROR_RESTORE_SETTLE_MS: integer(1_000, 3_600_000, 60_000),
   GRAPHQL_MAX_DEPTH: integer(2, 100, 10),
   GRAPHQL_MAX_COST: integer(10, 10_000_000, 10_000),
   GRAPHQL_MAX_QUERY_BYTES: integer(1_024, 1_048_576, 65_536),
@@ -460,7 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writeRetryBaseMs: e.AUDIT_WRITE_RETRY_BASE_MS,
       writeMaxRetryMs: e.AUDIT_WRITE_MAX_RETRY_MS,
     },
-    mirror: { restoreSettleMs: e.MIRROR_RESTORE_SETTLE_SECONDS * 1000 },
+    mirror: { restoreSettleMs: e.MIRROR_RESTORE_SETTLE_MS },
     jobs: {
       run: e.SCHEDULER_RUN_JOBS === 'true',
       processEveryMs: e.JOBS_PROCESS_EVERY_MS,

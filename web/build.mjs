@@ -1,5 +1,6 @@
 // Builds the web application (web/src) into dist/web: one minified ES module bundle and its CSS, named by content
 // hash, and the index.html that loads them. Run by `npm run build`; tests call buildWeb() themselves.
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
@@ -10,12 +11,21 @@ import * as esbuild from 'esbuild';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 export const WEB_OUT_DIR = join(root, 'dist', 'web');
 
-const page = (script, style) => `<!doctype html>
+/** The tab's icon: a gauge in the accent colour (no /favicon.ico request, no 404). */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M7 22a9 9 0 0 1 18 0" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round"/><path d="M16 22l5-7" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>
+`;
+
+const page = (script, style, icon) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>basewatch</title>
+  <meta name="basewatch-session" content="none">
+  <meta name="basewatch-upstream" content="airtable">
+  <meta name="theme-color" content="#1d4ed8">
+  <meta name="description" content="basewatch: usage, audit log and webhooks of your Airtable bases">
+  <link rel="icon" type="image/svg+xml" href="/assets/${icon}">
   <link rel="stylesheet" href="/assets/${style}">
   <script type="module" src="/assets/${script}"></script>
 </head>
@@ -57,8 +67,11 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     const bytes = await readFile(join(assets, file));
     await writeFile(join(assets, `${file}.gz`), await promisify(gzip)(bytes, { level: constants.Z_BEST_COMPRESSION }));
   }
+  const icon = `favicon-${createHash('sha256').update(FAVICON).digest('hex').slice(0, 8)}.svg`;
+  await writeFile(join(assets, icon), FAVICON);
+  outputs.push(icon);
   const staging = join(outDir, `index.${process.pid}.${Date.now()}.html`);
-  await writeFile(staging, page(script, style));
+  await writeFile(staging, page(script, style, icon));
   await rename(staging, join(outDir, 'index.html'));
   for (const file of await readdir(assets)) {
     if (!outputs.includes(file.replace(/\.gz$/, ''))) await rm(join(assets, file), { force: true });

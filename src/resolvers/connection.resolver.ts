@@ -11,7 +11,7 @@ import {
 } from './connection.inputs.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { AccountType, toAccountType } from './types/account.type.js';
-import { ConnectionType, toConnectionType } from './types/connection.type.js';
+import { ConnectionType, SharedConnectionType, toConnectionType } from './types/connection.type.js';
 import { parseInput } from './validate-input.js';
 
 /** The account’s upstream connection: `viewer.connection` and the REST /connection writes. */
@@ -21,6 +21,15 @@ export class ConnectionResolver {
   async connection(@Root() account: AccountType, @Ctx() context: GraphqlContext): Promise<ConnectionType | null> {
     const view = await context.services.connections.get(account.restId);
     return view && toConnectionType(view);
+  }
+
+  @FieldResolver(() => SharedConnectionType, {
+    nullable: true,
+    description:
+      'The deployment’s shared connection while it acts for this account (no connection of its own, single-team mode): whose it is. Null when the account has its own connection, or the deployment shares none (then upstream work needs a connection)',
+  })
+  sharedConnection(@Root() account: AccountType, @Ctx() context: GraphqlContext): Promise<SharedConnectionType | null> {
+    return context.services.airtableLookup.sharedConnection(account.restId);
   }
 
   @Mutation(() => StartAirtableOAuthPayload, {

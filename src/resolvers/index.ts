@@ -14,7 +14,13 @@ import { SnapshotDayResolver } from './snapshot.resolver.js';
 import { UsageAlertResolver } from './usage-alert.resolver.js';
 import { UsageBaseMutations } from './usage-base.mutations.js';
 import { UsageBaseResolver, UsageForecastResolver } from './usage-base.resolver.js';
-import { MonitoringConfigAccessResolver, UsageBaseAccessResolver, WebhookAccessResolver } from './upstream-access.resolver.js';
+import { MonitoringConfigNamesResolver, WebhookNamesResolver } from './upstream-names.resolver.js';
+import {
+  MonitoringConfigAccessResolver,
+  UsageBaseAccessResolver,
+  UsageBaseWhenVisibleResolver,
+  WebhookAccessResolver,
+} from './upstream-access.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { WebhookMutations } from './webhook.mutations.js';
 import { WebhookResolver } from './webhook.resolver.js';
@@ -43,4 +49,7 @@ export const resolvers: BuildSchemaOptions['resolvers'] = [
   UsageBaseAccessResolver,
   MonitoringConfigAccessResolver,
   WebhookAccessResolver,
+  UsageBaseWhenVisibleResolver,
+  MonitoringConfigNamesResolver,
+  WebhookNamesResolver,
 ];

@@ -56,3 +56,15 @@ export class WebhookAccessResolver {
     return accessOf(context, 'webhook', webhook);
   }
 }
+
+@Resolver(() => UsageBaseType)
+export class UsageBaseWhenVisibleResolver {
+  @FieldResolver(() => UsageBaseType, {
+    nullable: true,
+    description:
+      'This same base while the account’s connection sees it; null when upstreamAccess is LOST. Ask for the base’s data under it in a list, so that a lost base leaves the rest of the list answering (its other fields would be not_found)',
+  })
+  async whenVisible(@Root() base: UsageBaseType, @Ctx() context: GraphqlContext): Promise<UsageBaseType | null> {
+    return (await accessOf(context, 'usageBase', base)) === 'lost' ? null : base;
+  }
+}

@@ -11,6 +11,11 @@ export class AirtableLookupService {
     return (await this.access.forAccount(accountId)).listBases();
   }
 
+  /** The deployment's shared connection (whose it is) when it acts for the account; null when the account has its own. */
+  sharedConnection(accountId: string): Promise<{ upstreamUserId: string; email: string | null } | null> {
+    return this.access.sharedConnectionFor(accountId);
+  }
+
   /** Which of the bases the account's connection no longer sees (its list of bases, kept a minute). */
   lostBases(accountId: string, baseIds: Iterable<string>): Promise<Set<string>> {
     return this.access.lostBases(accountId, baseIds);

@@ -64,18 +64,35 @@ export function createWebAssetsRouter(dir = webBuildDir()): Router {
   return router;
 }
 
+/** The page's marker of a signed-in browser: the application then asks for its session (no 401 when there is none). */
+const SIGNED_OUT_MARK = '<meta name="basewatch-session" content="none">';
+const SIGNED_IN_MARK = '<meta name="basewatch-session" content="active">';
+/** Which upstream the deployment talks to: links to airtable.com lead somewhere only with the real one. */
+const UPSTREAM_MARK = '<meta name="basewatch-upstream" content="airtable">';
+
 /**
  * The application's page for every GET that a browser sends for a page (Accept names text/html) and that no route
- * answered: `/`, `/settings`, `/bases/…`, the CLI's `/set-password?token=…`. Mounted after every API route.
+ * answered: `/`, `/settings`, `/bases/…`, the CLI's `/set-password?token=…`. Mounted after every API route, so after
+ * authentication: the page says whether the request came with a live session (a flag, nothing of the session).
  */
-export function createWebPageRouter(dir = webBuildDir()): Router {
+export function createWebPageRouter(dir = webBuildDir(), { upstream = 'airtable' }: { upstream?: 'sandbox' | 'airtable' } = {}): Router {
   const router = Router();
-  let page: Buffer | undefined;
+  let pages: { signedOut: Buffer; signedIn: Buffer } | undefined;
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !wantsPage(req)) return next();
-    page ??= await readFile(join(dir, 'index.html')).catch(() => undefined);
-    if (!page) return next(new AppError('unavailable', 'The web application is not built: run `npm run build`'));
-    res.set(PAGE_HEADERS).type('html').send(page);
+    pages ??= await readFile(join(dir, 'index.html'), 'utf8').then(
+      (built) => {
+        const html = built.replace(UPSTREAM_MARK, `<meta name="basewatch-upstream" content="${upstream}">`);
+        return { signedOut: Buffer.from(html), signedIn: Buffer.from(html.replace(SIGNED_OUT_MARK, SIGNED_IN_MARK)) };
+      },
+      () => undefined,
+    );
+    if (!pages) return next(new AppError('unavailable', 'The web application is not built: run `npm run build`'));
+    const signedIn = res.locals.authMethod === 'session';
+    res
+      .set(PAGE_HEADERS)
+      .type('html')
+      .send(signedIn ? pages.signedIn : pages.signedOut);
   });
   return router;
 }

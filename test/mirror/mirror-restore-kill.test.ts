@@ -48,7 +48,7 @@ describe('a restore killed mid-way (SIGKILL)', () => {
           JOBS_LOCK_LIFETIME_MS: '2000',
           AUDIT_POLL_INTERVAL_SECONDS: '1',
           // A batch whose records are not in the mirror after a restart is sent again 2 s after it was first sent.
-          MIRROR_RESTORE_SETTLE_SECONDS: '2',
+          MIRROR_RESTORE_SETTLE_MS: '2000',
         };
         const bases = sandbox.store.listBases();
         const watched = bases.find((b) => b.name === DEMO_BASES.catalog)!;

@@ -65,9 +65,11 @@ describe('the audit log pages', () => {
     expect(operations.filter((name) => name === 'Changes')).toHaveLength(1);
     expect(await page.getByText(/^1 change, newest first/).count()).toBe(1);
     const text = (await list.locator('li').first().textContent())!;
-    expect(text).toMatch(/^record create in Suppliers · rec[A-Za-z0-9]{14} · /);
-    expect(text).toContain('Ada · client');
-    expect(text).toContain(`${primary.id}Live supplier`);
+    // Names, not ids: the event, the table, the record by its primary field's value, the diff's field, the source.
+    expect(text).toMatch(/^Record created in Suppliers · “Live supplier” · /);
+    expect(text).toContain('Ada · Airtable app');
+    expect(text).toContain(`${primary.name}Live supplier`);
+    expect(text).not.toMatch(/(fld|rec|tbl)[A-Za-z0-9]{14}/);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
 
     await page.getByLabel('Event').selectOption('RECORD_DELETE');
@@ -82,6 +84,21 @@ describe('the audit log pages', () => {
     await api.createRecords(baseId, suppliers.id, [{ [primary.name]: 'Second supplier' }], { source: 'client', email, name: 'Ada' });
     await expect.poll(() => list.locator('li').first().textContent(), { timeout: 20_000 }).toContain('Second supplier');
     expect(await list.locator('li').count()).toBe(2);
+    // A record picked by its primary field's value from the records the log shows; its id works as well.
+    await page.getByLabel('Record', { exact: true }).fill('Live supplier (Suppliers)');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(1);
+    expect(await list.locator('li').first().textContent()).toContain('“Live supplier”');
+    const liveId = (await api.listRecords(baseId, suppliers.id)).records.find(
+      (r: { fields: Record<string, unknown> }) => r.fields[primary.name] === 'Second supplier',
+    ).id;
+    await page.getByLabel('Record', { exact: true }).fill(liveId);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => list.locator('li').first().textContent()).toContain('“Second supplier”');
+    expect(await list.locator('li').count()).toBe(1);
+    await page.getByLabel('Record', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(2);
 
     // The day range in a zone the viewer picks (the config's by default; the page made it in the browser's): today at UTC+14 is a day or two after
     // today at UTC−11, so the same day matches the changes in one zone and none in the other.
@@ -100,6 +117,24 @@ describe('the audit log pages', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No change matches these filters').waitFor();
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
+
+    // Names as they are now: a renamed field shows its new name; a deleted one keeps its id, marked.
+    const rating = (await api.createField(baseId, suppliers.id, { name: 'Rating', type: 'number', options: { precision: 0 } })) as {
+      id: string;
+    };
+    await api.createRecords(baseId, suppliers.id, [{ [primary.name]: 'Rated supplier', Rating: 4 }], {
+      source: 'client',
+      email,
+      name: 'Ada',
+    });
+    await api.deleteField(baseId, suppliers.id, rating.id);
+    await api.updateField(baseId, suppliers.id, primary.id, { name: 'Supplier name' });
+    await page.reload();
+    await expect.poll(() => list.locator('li').first().textContent(), { timeout: 20_000 }).toContain('“Rated supplier”');
+    const rated = (await list.locator('li').first().textContent())!;
+    expect(rated).toContain('Supplier nameRated supplier');
+    expect(rated).toContain(`${rating.id} deleted field4`);
+    expect(await list.locator('li').nth(1).textContent()).toContain('Supplier nameSecond supplier');
     expect(outside).toEqual([]);
     await context.close();
   }, 60_000);
@@ -128,12 +163,23 @@ describe('the webhooks page', () => {
     await page.getByRole('button', { name: 'Create webhook' }).click();
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
+    // Shown at the top of the page, focused so it is in view and read out, with a copy button.
+    expect(await page.evaluate<string | undefined>('document.activeElement?.dataset.testid')).toBe('secret-notice');
+    expect(
+      await page
+        .getByTestId('secret-notice')
+        .evaluate((notice) => notice.getBoundingClientRect().top < notice.ownerDocument.documentElement.clientHeight),
+    ).toBe(true);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app!.url });
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook').waitFor();
     expect(await page.getByTestId('webhook').textContent()).toContain(receiver!.url('/from-the-page'));
     expect(await page.getByTestId('webhook').textContent()).toMatch(
-      new RegExp(`^RECORD_CREATE on tbl[A-Za-z0-9]{14} of ${DEMO_BASES.marketing}`),
+      new RegExp(`^Record created in ${tableName} of ${DEMO_BASES.marketing}`),
     );
 
     // A record made upstream → ping → ingestion → delivery to the receiver → in the page's delivery log.
@@ -149,7 +195,7 @@ describe('the webhooks page', () => {
         await log.getByRole('button', { name: 'Refresh the log' }).click();
         return log.textContent();
       })
-      .toMatch(/succeeded · RECORD_CREATE \(1 change\).*HTTP 200 in \d+ ms/);
+      .toMatch(/Succeeded · Record created \(1 change\).*HTTP 200 in \d+ ms/);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();

@@ -69,8 +69,11 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
 
     // Before any limit: both forecasts say so, no alert, and the chart has no limit line.
     await page.getByRole('button', { name: 'Count now' }).click();
-    await expect.poll(() => page.getByTestId('run-result').textContent()).toMatch(/^Counted 1 tables for \d{4}-\d{2}-\d{2}\.$/);
-    const today = /for (\d{4}-\d{2}-\d{2})/.exec((await page.getByTestId('run-result').textContent())!)![1];
+    await expect.poll(() => page.getByTestId('run-result').textContent()).toMatch(/^Counted 1 table for [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/);
+    const counted = async () =>
+      JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series')) ?? '[]') as Array<{ date: string }>;
+    await expect.poll(async () => (await counted()).length).toBe(1);
+    const today = (await counted())[0].date;
     const forecast = (metric: 'RECORDS' | 'STORAGE') => page.getByTestId('forecast').locator(`dd[data-metric="${metric}"]`).textContent();
     expect(await forecast('RECORDS')).toBe('No limit');
     expect(await forecast('STORAGE')).toBe('No limit');
@@ -109,9 +112,11 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     await page.getByLabel('Alert thresholds (%)').fill('50, 80, 100');
     await page.getByRole('button', { name: 'Save limits' }).click();
     await page.getByText('Limits saved.').waitFor();
+    // The button pressed has the focus back once its work is done (it was disabled meanwhile).
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Save limits');
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.getByTestId('limits').textContent()).toBe(
-      'PlanLimits of its ownRecords50Attachment storageno limitAlerts at50 %, 80 %, 100 % of each limit',
+      'PlanCustom limitsRecords50Attachment storageno limitAlerts at50 %, 80 %, 100 % of each limit',
     );
     await page
       .getByRole('img', {
@@ -122,9 +127,33 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     await expect.poll(() => redPixels(page)).toBeGreaterThan(100);
     // 30 today at 2 a day: 50 in 10 days.
     expect(await forecast('RECORDS')).toMatch(
-      new RegExp(`^Full around ${dayOffset(today, 10)} \\(between \\d{4}-\\d{2}-\\d{2} and \\d{4}-\\d{2}-\\d{2}\\), growing 2 a day$`),
+      new RegExp(
+        `^Full around ${dayOffset(today, 10)} \\(between \\d{4}-\\d{2}-\\d{2} and \\d{4}-\\d{2}-\\d{2}\\), growing 2 records a day$`,
+      ),
     );
     expect(await forecast('STORAGE')).toBe('No limit');
+    // The summary band says the same as REST: the latest count with its share of the limit, when it is full, the
+    // last count and the next in the viewer's zone, and the audit log (not watching this base).
+    const rest = async (path: string) => (await page.request.get(`${app!.url}${path}`)).json();
+    const latest = (await rest(`/usage/bases/${usageBaseId}/snapshots/latest`)).day;
+    const { limits } = await rest(`/usage/bases/${usageBaseId}/limits`);
+    const { forecasts } = await rest(`/usage/bases/${usageBaseId}/forecast`);
+    const { nextRunAt } = await rest(`/usage/bases/${usageBaseId}/schedule`);
+    const asDay = (day: string) =>
+      page.evaluate((d) => new Date(`${d}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', dateStyle: 'medium' }), day);
+    const asInstant = (at: string) =>
+      page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), at);
+    const stat = (name: string) => page.getByTestId(`summary-${name}`).textContent();
+    expect(await stat('records')).toBe(
+      `Records${latest.totals.recordCount}${Math.round((latest.totals.recordCount / limits.recordLimit) * 100)} % of ${limits.recordLimit}`,
+    );
+    expect(await stat('storage')).toBe(`Attachment storage${latest.totals.storageBytes} bytesNo limit set`);
+    const recordForecast = forecasts.find((f: { metric: string }) => f.metric === 'records');
+    expect(await stat('full')).toBe(`Full around${await asDay(recordForecast.reachesOn)}the record limit`);
+    expect(await stat('last-count')).toBe(`Last count${await asDay(latest.date)}no scheduled run yet`);
+    const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(await stat('next-run')).toBe(`Next run${await asInstant(nextRunAt)}your time; daily at 00:00 ${browserZone}`);
+    expect(await stat('audit')).toBe('Audit logOffMonitor this base');
     // Storage has no limit: no line there.
     await page.getByLabel('Attachment storage', { exact: true }).check();
     await page.getByRole('img', { name: /^Attachment storage per table over 15 counted days; the numbers/ }).waitFor();
@@ -157,7 +186,7 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     const spentToday = await page.getByTestId('count-calls').locator('tbody tr').first().textContent();
     expect(spentToday).toMatch(new RegExp(`^${today}[1-9]\\d*$`));
     expect(await page.getByTestId('counting-cost').textContent()).toMatch(
-      /^The last 15 counted days spent [1-9]\d* upstream API calls; days carried over saved 0\.$/,
+      /^The last 15 counted days spent [1-9]\d* upstream API calls; days carried over saved 0 calls\.$/,
     );
     await page.getByTestId('audit-not-watched').getByText('monitoring config with scope “all”').waitFor();
     const onlyWhenChanged = page.getByLabel('Count only on days with changes');
@@ -170,7 +199,22 @@ describe('limits, forecast, alerts, counting and API calls in the browser', () =
     await expect.poll(() => page.getByLabel('Count only on days with changes').isChecked()).toBe(true);
 
     // The overview: the newest alerts, linking to their base, and this month's API calls.
+    // 30 of a limit of 32 (94 %) is past the first threshold: the overview says the base needs attention.
+    const { csrfToken } = await rest('/auth/session');
+    const near = await page.request.put(`${app!.url}/usage/bases/${usageBaseId}/limits`, {
+      data: { recordLimit: 32 },
+      headers: { 'x-csrf-token': csrfToken },
+    });
+    expect(near.status()).toBe(200);
     await page.getByRole('link', { name: 'All tracked bases' }).click();
+    await expect.poll(() => page.getByTestId('needs-attention').textContent()).toBe('Insight CRMRecords at 94 % of the limit');
+    expect(await page.getByTestId('overview').textContent()).toContain('Need attention1');
+    expect(
+      await page
+        .getByRole('table', { name: 'Tracked bases' })
+        .getByRole('row', { name: /Insight CRM/ })
+        .textContent(),
+    ).toContain('30 94 % of 32');
     const alerts = page.getByTestId('recent-alerts').locator('li');
     await expect
       .poll(() => alerts.allTextContents())

@@ -148,7 +148,11 @@ describe('settings and usage in the browser', () => {
 
     // The connection: a pasted personal access token.
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByText('Not connected').waitFor();
+    // Without a connection of its own, the account works through the sandbox's shared one, and Settings says whose.
+    const sharedUser = await sandboxApi(app!.url).call('GET', '/meta/whoami');
+    await expect
+      .poll(() => page.getByTestId('shared-connection').textContent())
+      .toContain(`shared Airtable connection, as ${sharedUser.email ?? sharedUser.id}`);
     await page.getByLabel('Or paste a personal access token').fill('pat-not-a-real-one');
     await page.getByRole('button', { name: 'Connect with token' }).click();
     await page.getByRole('alert').waitFor();
@@ -167,16 +171,33 @@ describe('settings and usage in the browser', () => {
     await page.getByRole('heading', { name: 'Web CRM', level: 1 }).waitFor();
     await page.getByText('Not counted yet').waitFor();
     await page.getByRole('button', { name: 'Count now' }).click();
-    await expect.poll(() => page.getByTestId('run-result').textContent()).toMatch(/^Counted 1 tables for \d{4}-\d{2}-\d{2}\.$/);
+    await expect.poll(() => page.getByTestId('run-result').textContent()).toMatch(/^Counted 1 table for [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/);
+    // Focus stays on the button that was pressed (it is not disabled while it runs).
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Count now');
     const series = JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-series'))!);
     expect(series).toEqual([{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), recordCount: 3, storageBytes: 0 }]);
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(1);
-    // The legend shows the hovered day's value of each table (the stack's band, not its running sum).
-    await page.locator('.u-over').hover();
-    await expect.poll(() => page.locator('.u-legend').textContent()).toContain('Table 13');
+    // Day ticks: Mondays over the 30 days (a phone is too narrow for every day), no hours.
+    const xTicks = async () => JSON.parse((await page.getByTestId('usage-chart').getAttribute('data-x-ticks')) ?? '[]') as string[];
+    await expect.poll(async () => (await xTicks()).length).toBeGreaterThan(2);
+    for (const tick of await xTicks()) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
+    // The legend names the day hovered, its total and each table's own value; a day without a count is a gap.
+    const plot = page.locator('.u-over');
+    const box = (await plot.boundingBox())!;
+    await plot.hover({ position: { x: box.width - 2, y: box.height / 2 } });
+    await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}Total 3Table 1 3$/);
+    await plot.hover({ position: { x: box.width / 2, y: box.height / 2 } });
+    await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}not counted$/);
     await page.getByLabel('Attachment storage').check();
-    await page.locator('.u-over').hover({ position: { x: 20, y: 20 } });
-    await expect.poll(() => page.locator('.u-legend').textContent()).toContain('Table 10 bytes');
+    const storageBox = (await plot.boundingBox())!;
+    await plot.hover({ position: { x: storageBox.width - 2, y: 20 } });
+    await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/Total 0 bytesTable 1 0 bytes$/);
+    const browserZone = await page.evaluate<string>('Intl.DateTimeFormat().resolvedOptions().timeZone');
+    expect(await page.locator('.chart figcaption').textContent()).toContain(`days of the base’s zone, ${browserZone}`);
+    // A week: every day (every other one on a phone), as days.
+    await page.getByLabel('Days shown').selectOption('7');
+    await expect.poll(async () => (await xTicks()).length).toBeGreaterThanOrEqual(4);
+    for (const tick of await xTicks()) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
     await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'basewatch-web-')), 'base-page.png'), fullPage: true });
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     expect(await page.getByTestId('table-breakdown').locator('tbody tr').allTextContents()).toEqual(['Table 1300 bytes']);
@@ -185,6 +206,7 @@ describe('settings and usage in the browser', () => {
     await page.getByRole('button', { name: 'Save schedule' }).click();
     await page.getByText('Schedule saved.').waitFor();
     await expect.poll(() => page.getByTestId('next-run').textContent()).toMatch(/ 5:\d\d AM in Asia\/Tokyo\.$/);
+    await expect.poll(() => page.locator('.chart figcaption').textContent()).toContain('days of the base’s zone, Asia/Tokyo');
     await page.getByRole('link', { name: 'All tracked bases' }).click();
     const trackedBases = page.getByRole('table', { name: 'Tracked bases' });
     await expect.poll(() => trackedBases.textContent()).toContain('Web CRM3');
@@ -238,7 +260,7 @@ describe('settings and usage in the browser', () => {
     await expect.poll(() => page.getByRole('banner').textContent()).toContain('Renamed team');
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
-    await page.getByText('Not connected').waitFor();
+    await page.getByTestId('shared-connection').waitFor();
     const deniedAlert = async () => {
       await page.getByRole('alert').waitFor();
       return page.getByRole('alert').textContent();
@@ -246,7 +268,7 @@ describe('settings and usage in the browser', () => {
 
     // A link to Settings cannot make it report anything: only an outcome the callback itself left counts.
     await page.goto(`${app!.url}/settings?oauth=connected&oauthError=Your%20account%20is%20locked`);
-    await page.getByText('Not connected').waitFor();
+    await page.getByTestId('shared-connection').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.getByText('Connected with Airtable.').count()).toBe(0);
 

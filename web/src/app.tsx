@@ -6,6 +6,7 @@ import { createGraphqlClient } from './graphql-client.js';
 import { AuditChangesPage } from './pages/audit-changes.js';
 import { AuditConfigsPage } from './pages/audit-configs.js';
 import { BasePage } from './pages/base.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -14,11 +15,12 @@ import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { navigate, useLocation } from './router.js';
 import { SessionContext } from './session-context.js';
+import { onSessionEnded, SESSION_ENDED_MESSAGE, sessionStarted } from './session-end.js';
 
 const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
 
 /**
- * The signed-in page of a path; Usage for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
+ * The signed-in page of a path; "not found" for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
  * answers a page only for paths no API route takes, so webhooks live at `/forwarding`.
  */
 function signedInPage(path: string) {
@@ -31,13 +33,15 @@ function signedInPage(path: string) {
   if (path === '/audit-log') return <AuditConfigsPage />;
   if (configId) return <AuditChangesPage id={configId} />;
   if (baseId) return <BasePage id={baseId} />;
-  return <UsagePage />;
+  if (path === '/') return <UsagePage />;
+  return <NotFoundPage path={path} />;
 }
 
 /** Loads the session, then shows the sign-in pages or the signed-in pages by path. */
 export function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const csrf = useRef<string | undefined>(undefined);
   const afterSignIn = useRef('/');
   csrf.current = session?.csrfToken;
@@ -45,13 +49,29 @@ export function App() {
   const { path, query } = useLocation();
 
   useEffect(() => {
-    loadSession().then(setSession, setError);
+    loadSession({ first: true }).then(setSession, setError);
   }, []);
+  // Ended elsewhere (sign-out everywhere, a password change, expiry): to sign-in, then back to this page.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        if (!csrf.current) return;
+        csrf.current = undefined;
+        if (!SIGNED_OUT_PATHS.includes(location.pathname)) afterSignIn.current = location.pathname + location.search;
+        setNotice(SESSION_ENDED_MESSAGE);
+        setSession(null);
+        void client.clearStore();
+        navigate('/sign-in', { replace: true });
+      }),
+    [client],
+  );
 
   if (error) return <ErrorMessage error={error} />;
   if (session === undefined) return <p class="loading">Loading…</p>;
 
   const signedIn = (next: Session) => {
+    setNotice(null);
+    sessionStarted();
     setSession(next);
     navigate(afterSignIn.current, { replace: true });
     afterSignIn.current = '/';
@@ -64,7 +84,7 @@ export function App() {
       afterSignIn.current = path + location.search;
       queueMicrotask(() => navigate('/sign-in', { replace: true }));
     }
-    return <SignInPage onSignedIn={signedIn} />;
+    return <SignInPage onSignedIn={signedIn} notice={notice} />;
   }
   if (SIGNED_OUT_PATHS.includes(path)) queueMicrotask(() => navigate('/', { replace: true }));
   return (

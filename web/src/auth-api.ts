@@ -1,4 +1,5 @@
 // The session endpoints of CONTRACT §9 (/auth/*): the only REST the web application calls.
+import { sessionEnded } from './session-end.js';
 
 export interface Session {
   user: { id: string; email: string };
@@ -17,6 +18,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Where a 401 is the answer itself, not an ended session: a wrong e-mail or password, no session yet, or no
+ * session for a sign-up or a one-time link.
+ */
+const SIGNED_OUT_PATHS = new Set(['/auth/sign-in', '/auth/sign-up', '/auth/set-password', '/auth/session']);
+
 async function call<T>(method: string, path: string, body?: unknown, csrfToken?: string): Promise<T | undefined> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -29,12 +36,20 @@ async function call<T>(method: string, path: string, body?: unknown, csrfToken?:
   });
   if (res.status === 204) return undefined;
   const data = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
+  if (res.status === 401 && !SIGNED_OUT_PATHS.has(path)) sessionEnded();
   if (!res.ok) throw new ApiError(data.message ?? `The server answered ${res.status}`, res.status, data.code);
   return data as T;
 }
 
-/** The signed-in session, or null when there is none. */
-export async function loadSession(): Promise<Session | null> {
+/**
+ * Whether the page was served to a signed-in browser: the server says so in a meta tag (src/web/web.routes.ts), so
+ * that a signed-out visit does not ask for a session it does not have (a 401 in the console).
+ */
+const servedSignedIn = () => document.querySelector('meta[name="basewatch-session"]')?.getAttribute('content') === 'active';
+
+/** The signed-in session, or null when there is none. `first`: the page's first look, which the served page answers. */
+export async function loadSession({ first = false } = {}): Promise<Session | null> {
+  if (first && !servedSignedIn()) return null;
   try {
     return (await call<Session>('GET', '/auth/session')) ?? null;
   } catch (error) {

@@ -5,6 +5,7 @@ import { signOut } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session-context.js';
+import { signingOutHere } from './session-end.js';
 
 const NAV = [
   { href: '/', label: 'Usage' },
@@ -14,7 +15,7 @@ const NAV = [
 ];
 
 /** The signed-in frame: skip link, header with navigation and sign-out, and the page in <main> (focused on navigation). */
-export function Layout({ title, children }: { title: string; children: ComponentChildren }) {
+export function Layout({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
   const { session, setSession } = useSession();
   const client = useApolloClient();
   const { path } = useLocation();
@@ -26,6 +27,7 @@ export function Layout({ title, children }: { title: string; children: Component
   }, [title]);
   const onSignOut = async () => {
     try {
+      signingOutHere();
       await signOut(session.csrfToken);
       await client.clearStore();
       setSession(null);
@@ -40,7 +42,14 @@ export function Layout({ title, children }: { title: string; children: Component
         Skip to content
       </a>
       <header class="top">
-        <span class="brand">basewatch</span>
+        <span class="brand">
+          <svg width="20" height="20" viewBox="0 0 32 32" aria-hidden="true">
+            <rect width="32" height="32" rx="7" fill="#1d4ed8" />
+            <path d="M7 22a9 9 0 0 1 18 0" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" />
+            <path d="M16 22l5-7" stroke="#fff" stroke-width="3" stroke-linecap="round" />
+          </svg>
+          basewatch
+        </span>
         <nav aria-label="Main">
           <ul>
             {NAV.map(({ href, label }) => (
@@ -60,9 +69,12 @@ export function Layout({ title, children }: { title: string; children: Component
         </div>
       </header>
       <main id="main">
-        <h1 tabIndex={-1} ref={heading}>
-          {title}
-        </h1>
+        <div class="page-head">
+          <h1 tabIndex={-1} ref={heading}>
+            {title}
+          </h1>
+          {actions && <div class="actions">{actions}</div>}
+        </div>
         <ErrorMessage error={error} />
         {children}
       </main>

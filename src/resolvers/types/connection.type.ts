@@ -50,3 +50,15 @@ export class ConnectionType {
 }
 
 export const toConnectionType = (view: ConnectionView): ConnectionType => Object.assign(new ConnectionType(), view);
+
+@ObjectType('SharedUpstreamConnection', {
+  description:
+    'The deployment’s shared upstream token (AIRTABLE_TOKEN in single-team mode, the sandbox’s demo user), acting for an account that has no connection of its own',
+})
+export class SharedConnectionType {
+  @Field(() => String, { description: 'The upstream user the shared token acts as (usr…)' })
+  upstreamUserId: string;
+
+  @Field(() => String, { nullable: true, description: 'That user’s e-mail, when the upstream tells it' })
+  email: string | null;
+}

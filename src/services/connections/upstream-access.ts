@@ -46,6 +46,25 @@ export class UpstreamAccess {
     this.connections = dataSource.getRepository(UpstreamConnection);
   }
 
+  /** Who the shared token acts for, as whoami tells it: asked once per process (again after a failure). */
+  private sharedIdentity: Promise<{ upstreamUserId: string; email: string | null }> | undefined;
+
+  /**
+   * The deployment's shared connection when it is the one acting for the account (it has none of its own, and
+   * single-team mode is on): whose it is. Null when the account has its own connection or there is no shared one.
+   */
+  async sharedConnectionFor(accountId: string): Promise<{ upstreamUserId: string; email: string | null } | null> {
+    if (!this.shared || (await this.connectionOf(accountId))) return null;
+    this.sharedIdentity ??= this.shared.whoami().then(
+      (who) => ({ upstreamUserId: who.id, email: who.email ?? null }),
+      (error: unknown) => {
+        this.sharedIdentity = undefined;
+        throw error;
+      },
+    );
+    return this.sharedIdentity;
+  }
+
   async forAccount(accountId: string): Promise<UpstreamClient> {
     return this.clientOf(accountId, await this.connectionOf(accountId));
   }

@@ -66,7 +66,7 @@ export class MirrorRestoreService {
     private readonly access: UpstreamAccess,
     private readonly ingest: ChangeIngestService,
     private readonly logger: Logger,
-    /** `settleMs` (MIRROR_RESTORE_SETTLE_SECONDS): how long after a batch of creates was sent its records are looked for. */
+    /** `settleMs` (MIRROR_RESTORE_SETTLE_MS): how long after a batch of creates was sent its records are looked for. */
     private readonly options: { settleMs: number },
   ) {}
 

@@ -1,5 +1,8 @@
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ROOT } from '../../support/processes.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export const PASSWORD = 'correct horse battery';
@@ -36,3 +39,27 @@ export async function signUpInPage(page: Page, appUrl: string, email = uniqueEma
   await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
   return email;
 }
+
+/** Where the browser tests write a screenshot of every page at both widths (README: Web application). */
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'web-screenshots');
+export const WIDTHS = [390, 1280] as const;
+
+/**
+ * The page at a phone's width and a desktop's: axe-core's serious and critical violations and whether anything is
+ * wider than the viewport (`document.documentElement.scrollWidth <= innerWidth`) at each, and a full-page screenshot
+ * of each into SCREENSHOT_DIR as `<name>-<width>.png`. The page is left at 390 px.
+ */
+export async function auditBothWidths(page: Page, name: string): Promise<Record<string, { violations: string[]; overflows: boolean }>> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const results: Record<string, { violations: string[]; overflows: boolean }> = {};
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    // Let resize observers (the chart) and layout settle at the new width.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    results[width] = await audit(page);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  return results;
+}
+
+export const CLEAN_AT_BOTH_WIDTHS = { 390: { violations: [], overflows: false }, 1280: { violations: [], overflows: false } };

@@ -1,10 +1,12 @@
-import { useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
-import { graphql, type SchemaType } from '../graphql.js';
+import type { SchemaType } from '../graphql.js';
+import { EVENT_NAMES, SOURCE_NAMES } from '../names.js';
 import { ZONES } from '../usage/schedule.js';
-import { EVENTS } from '../webhooks/create-webhook.js';
+import type { SchemaNames } from './schema-names.js';
 
 export type ChangeFilter = SchemaType<'ChangeFilter'>;
+type ChangeEventType = SchemaType<'ChangeEventType'>;
+type ChangeSource = SchemaType<'ChangeSource'>;
 
 const SOURCES = [
   'CLIENT',
@@ -15,16 +17,30 @@ const SOURCES = [
   'SYSTEM',
   'SYNC',
   'ANONYMOUS_USER',
-] satisfies Array<SchemaType<'ChangeSource'>>;
-/** A webhook's events less usage alerts, which are not changes. */
-const CHANGE_EVENTS = EVENTS.filter((event): event is SchemaType<'ChangeEventType'> => event !== 'USAGE_THRESHOLD');
+] satisfies ChangeSource[];
+const CHANGE_EVENTS = [
+  'RECORD_CREATE',
+  'RECORD_UPDATE',
+  'RECORD_DELETE',
+  'COLUMN_CREATE',
+  'COLUMN_UPDATE',
+  'COLUMN_DELETE',
+  'TABLE_CREATE',
+  'TABLE_UPDATE',
+  'TABLE_DELETE',
+] satisfies ChangeEventType[];
 
-const TABLES = graphql(`
-  query ChangeFilterTables($baseId: ID!) { airtableTables(baseId: $baseId) { id restId name } }
-`);
+/** A record the page has seen in the log: its id, and the value of its primary field when known. */
+export interface KnownRecord {
+  id: string;
+  label: string;
+}
 
 interface Props {
-  baseId: string;
+  /** The monitored base's tables and fields now; null when they could not be read (ids still work). */
+  names: SchemaNames | null;
+  /** Records named in the changes shown, to pick from by their primary field's value. */
+  records: KnownRecord[];
   /** The config's zone: the day range's by default. */
   timezone: string;
   applied: ChangeFilter;
@@ -34,29 +50,51 @@ interface Props {
 /** The zones offered for the day range: the config's first, then the viewer's, then every other. */
 const zonesFor = (configZone: string) => [...new Set([configZone, Intl.DateTimeFormat().resolvedOptions().timeZone, ...ZONES])];
 
+/** "Suppliers · Name": a field as the list offers it (field names repeat across tables). */
+const fieldLabel = (table: string, field: string) => `${table} · ${field}`;
+
 /**
- * Every filter of the changes endpoint; applied together on submit (empty fields are left out). The day range is
- * read in a zone the viewer picks, the config's by default; the zone is sent only with a day.
+ * A text box with a list to pick from: what is typed is looked up among the labels (then taken as an id as it is),
+ * so a name, a primary field's value or a pasted id all work.
  */
-export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
-  const tables = useQuery(TABLES, { variables: { baseId } }).data?.airtableTables ?? [];
+function resolve(text: string, options: Array<{ id: string; label: string }>): string | undefined {
+  const typed = text.trim();
+  if (!typed) return undefined;
+  return options.find((option) => option.label === typed)?.id ?? typed;
+}
+const labelOf = (id: string | null | undefined, options: Array<{ id: string; label: string }>) =>
+  id ? (options.find((option) => option.id === id)?.label ?? id) : '';
+
+/**
+ * Every filter of the changes endpoint; applied together on submit (empty fields are left out). Table, field and
+ * record are picked by name (a field from the base's schema, a record by its primary field's value among the
+ * changes seen), and ids are still accepted. The day range is read in a zone the viewer picks, the config's by
+ * default; the zone is sent only with a day.
+ */
+export function ChangeFilters({ names, records, timezone, applied, onApply }: Props) {
+  const fields = (names?.tables ?? []).flatMap((table) =>
+    table.fields.map((field) => ({ id: field.restId, label: fieldLabel(table.name, field.name) })),
+  );
   // From the filter in force: the page shows this form again once the filtered page has loaded.
   const [draft, setDraft] = useState<ChangeFilter>(applied);
+  const [fieldText, setFieldText] = useState(labelOf(applied.fieldId, fields));
+  const [recordText, setRecordText] = useState(labelOf(applied.recordId, records));
   const zone = draft.timezone ?? timezone;
   const set = (key: keyof ChangeFilter) => (event: Event) =>
     setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });
   const submit = (event: Event) => {
     event.preventDefault();
-    const { timezone: _picked, ...filter } = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as ChangeFilter;
+    const picked = { ...draft, fieldId: resolve(fieldText, fields), recordId: resolve(recordText, [...records, ...fields]) };
+    const { timezone: _picked, ...filter } = Object.fromEntries(Object.entries(picked).filter(([, v]) => v)) as ChangeFilter;
     onApply(filter.from || filter.to ? { ...filter, timezone: zone } : filter);
   };
-  const options = (values: string[], none: string) => [
+  const options = <V extends string>(values: V[], label: (value: V) => string, none: string) => [
     <option key="" value="">
       {none}
     </option>,
     ...values.map((v) => (
       <option key={v} value={v}>
-        {v.toLowerCase().replace(/_/g, ' ')}
+        {label(v)}
       </option>
     )),
   ];
@@ -65,20 +103,25 @@ export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
       <div class="field">
         <label for="f-event">Event</label>
         <select id="f-event" value={draft.eventType ?? ''} onChange={set('eventType')}>
-          {options(CHANGE_EVENTS, 'Any event')}
+          {options(CHANGE_EVENTS, (e) => EVENT_NAMES[e], 'Any event')}
         </select>
       </div>
       <div class="field">
         <label for="f-kind">Kind</label>
         <select id="f-kind" value={draft.kind ?? ''} onChange={set('kind')}>
-          {options(['RECORD', 'SCHEMA'] satisfies Array<SchemaType<'ChangeKind'>>, 'Records and schema')}
+          {options(
+            ['RECORD', 'SCHEMA'] satisfies Array<SchemaType<'ChangeKind'>>,
+            (k) => (k === 'RECORD' ? 'Records' : 'Schema'),
+            'Records and schema',
+          )}
         </select>
       </div>
       <div class="field">
         <label for="f-table">Table</label>
         <select id="f-table" value={draft.tableId ?? ''} onChange={set('tableId')}>
           <option value="">Any table</option>
-          {tables.map((t) => (
+          {draft.tableId && !names?.table(draft.tableId) && <option value={draft.tableId}>{draft.tableId}</option>}
+          {(names?.tables ?? []).map((t) => (
             <option key={t.restId} value={t.restId}>
               {t.name}
             </option>
@@ -88,16 +131,40 @@ export function ChangeFilters({ baseId, timezone, applied, onApply }: Props) {
       <div class="field">
         <label for="f-source">Source</label>
         <select id="f-source" value={draft.source ?? ''} onChange={set('source')}>
-          {options(SOURCES, 'Any source')}
+          {options(SOURCES, (s) => SOURCE_NAMES[s], 'Any source')}
         </select>
       </div>
       <div class="field">
-        <label for="f-record">Record or field id</label>
-        <input id="f-record" value={draft.recordId ?? ''} onInput={set('recordId')} placeholder="rec…" />
+        <label for="f-record">Record</label>
+        <input
+          id="f-record"
+          list="f-record-list"
+          value={recordText}
+          onInput={(e) => setRecordText((e.currentTarget as HTMLInputElement).value)}
+          placeholder="Primary field value or rec…"
+          autocomplete="off"
+        />
+        <datalist id="f-record-list">
+          {records.map((record) => (
+            <option key={record.id} value={record.label} />
+          ))}
+        </datalist>
       </div>
       <div class="field">
-        <label for="f-field">Changed field id</label>
-        <input id="f-field" value={draft.fieldId ?? ''} onInput={set('fieldId')} placeholder="fld…" />
+        <label for="f-field">Changed field</label>
+        <input
+          id="f-field"
+          list="f-field-list"
+          value={fieldText}
+          onInput={(e) => setFieldText((e.currentTarget as HTMLInputElement).value)}
+          placeholder="Field name or fld…"
+          autocomplete="off"
+        />
+        <datalist id="f-field-list">
+          {fields.map((field) => (
+            <option key={field.id} value={field.label} />
+          ))}
+        </datalist>
       </div>
       <div class="field">
         <label for="f-user">User e-mail</label>

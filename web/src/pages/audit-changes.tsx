@@ -1,18 +1,20 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
-import { useState } from 'preact/hooks';
-import { ChangeDiff } from '../audit/change-diff.js';
-import { ChangeFilters, type ChangeFilter } from '../audit/change-filters.js';
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { ChangeDiff, KeyName } from '../audit/change-diff.js';
+import { ChangeFilters, type ChangeFilter, type KnownRecord } from '../audit/change-filters.js';
 import { withLoggedChange } from '../audit/logged-change.js';
+import { primaryValue, schemaNames, type SchemaNames } from '../audit/schema-names.js';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
+import { EVENT_NAMES, realAirtable, SOURCE_NAMES } from '../names.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link } from '../router.js';
 
 const CHANGE_FIELDS = graphql(`
   fragment ChangeFields on Change {
-    id occurredAt eventType kind tableName recordId source userEmail userName before after monitoringRecordId
+    id occurredAt eventType kind tableId tableName recordId source userEmail userName before after monitoringRecordId
   }
 `);
 const CHANGES = graphql(
@@ -20,6 +22,7 @@ const CHANGES = graphql(
     query Changes($id: ID!, $filter: ChangeFilter, $first: Int, $after: String, $last: Int, $before: String) {
       monitoringConfig(id: $id) {
         id baseId baseName timezone monitoringBaseId monitoringTableId
+        tables { restId name primaryFieldId fields { restId name } }
         changes(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
           totalCount
           pageInfo { ...PageInfoFields }
@@ -59,6 +62,14 @@ export function AuditChangesPage({ id }: { id: string }) {
   });
   const config = data?.monitoringConfig;
   const changes = config?.changes;
+  const names = useMemo(() => (config?.tables ? schemaNames(config.tables) : null), [config?.tables]);
+  // Records seen in the log while the page is open, by id: the record filter offers them by their primary value.
+  const seen = useRef(new Map<string, KnownRecord>());
+  for (const change of changes?.nodes ?? []) {
+    if (change.kind !== 'RECORD' || !change.recordId || seen.current.has(change.recordId)) continue;
+    const value = primaryValue(names?.table(change.tableId), change.after, change.before);
+    if (value) seen.current.set(change.recordId, { id: change.recordId, label: `${value} (${names?.table(change.tableId)?.name})` });
+  }
   return (
     <Layout title={config ? `Changes of ${config.baseName}` : 'Changes'}>
       <p>
@@ -67,7 +78,8 @@ export function AuditChangesPage({ id }: { id: string }) {
       <ErrorMessage error={error} />
       {config && (
         <ChangeFilters
-          baseId={config.baseId}
+          names={names}
+          records={[...seen.current.values()]}
           timezone={config.timezone}
           applied={filter}
           onApply={(next) => {
@@ -92,12 +104,13 @@ export function AuditChangesPage({ id }: { id: string }) {
             {changes.nodes.map((change) => (
               <li key={change.id} class="card">
                 <p>
-                  <strong>{change.eventType.toLowerCase().replace('_', ' ')}</strong> in {change.tableName || 'a table'}
-                  {change.recordId && <> · {change.recordId}</>} · <Time value={change.occurredAt} />
+                  <strong>{EVENT_NAMES[change.eventType]}</strong> in{' '}
+                  {names?.table(change.tableId)?.name ?? (change.tableName || 'a table')}
+                  <ChangeSubject change={change} names={names} /> · <Time value={change.occurredAt} />
                 </p>
                 <p class="hint">
-                  {change.userName ?? change.userEmail ?? 'nobody named'} · {change.source.toLowerCase().replace(/_/g, ' ')}
-                  {change.monitoringRecordId && (
+                  {change.userName ?? change.userEmail ?? 'nobody named'} · {SOURCE_NAMES[change.source]}
+                  {change.monitoringRecordId && realAirtable() && (
                     <>
                       {' '}
                       ·{' '}
@@ -111,7 +124,7 @@ export function AuditChangesPage({ id }: { id: string }) {
                     </>
                   )}
                 </p>
-                <ChangeDiff before={change.before} after={change.after} />
+                <ChangeDiff before={change.before} after={change.after} names={names} />
               </li>
             ))}
           </ol>
@@ -120,4 +133,20 @@ export function AuditChangesPage({ id }: { id: string }) {
       {changes && <Pager label="Change pages" pageInfo={changes.pageInfo} paging={paging} />}
     </Layout>
   );
+}
+
+type ChangeNode = ResultOf<typeof CHANGE_FIELDS>;
+
+/** What a change is about: a record by its primary field's value (its id when unknown), a field by its name. */
+function ChangeSubject({ change, names }: { change: ChangeNode; names: SchemaNames | null }) {
+  if (!change.recordId) return null;
+  if (change.kind === 'SCHEMA')
+    return (
+      <>
+        {' '}
+        · field <KeyName id={change.recordId} names={names} />
+      </>
+    );
+  const value = primaryValue(names?.table(change.tableId), change.after, change.before);
+  return <> · {value ? `“${value}”` : <code>{change.recordId}</code>}</>;
 }

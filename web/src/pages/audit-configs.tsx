@@ -14,7 +14,7 @@ const CONFIGS = graphql(
       monitoringConfigs(first: $first, after: $after, last: $last, before: $before) {
         totalCount
         pageInfo { ...PageInfoFields }
-        nodes { id baseName monitoringBaseName monitoringTableName scope timezone health { state lastError } }
+        nodes { id baseName monitoringBaseName monitoringTableName scope timezone upstreamAccess health { state lastError } }
       }
       airtableBases { id restId name }
     }
@@ -24,6 +24,18 @@ const CONFIGS = graphql(
 const CREATE = graphql(`
   mutation CreateMonitoringConfig($input: CreateMonitoringConfigInput!) { createMonitoringConfig(input: $input) { monitoringConfig { id } } }
 `);
+
+const SCOPE_NAMES: Record<SchemaType<'MonitoringScope'>, string> = {
+  ALL: 'Records and schema',
+  RECORDS_ONLY: 'Records only',
+  SCHEMA_ONLY: 'Schema only',
+};
+const HEALTH_NAMES: Record<SchemaType<'MonitoringConfigState'>, string> = {
+  OK: 'Logging',
+  ERROR: 'Failing',
+  CHANGES_TABLE_MISSING: 'Changes table missing',
+  MONITORED_BASE_MISSING: 'Monitored base missing',
+};
 
 /** The monitoring configs (paged, with their health) and a new one picked from the upstream's bases. */
 export function AuditConfigsPage() {
@@ -51,16 +63,24 @@ export function AuditConfigsPage() {
       {configs && configs.nodes.length > 0 && (
         <ul class="cards">
           {configs.nodes.map((config) => (
-            <li key={config.id} class="card">
+            <li key={config.id} class={config.upstreamAccess === 'LOST' ? 'card lost' : 'card'} data-testid="monitoring-config">
               <p>
                 <Link href={`/audit-log/${encodeURIComponent(config.id)}`}>{config.baseName}</Link> → {config.monitoringBaseName} /{' '}
                 {config.monitoringTableName}
               </p>
               <p class="hint">
-                {config.scope.toLowerCase().replace('_', ' ')} · {config.timezone} ·{' '}
-                {config.health.state === 'OK'
-                  ? 'working'
-                  : `${config.health.state.toLowerCase().replace(/_/g, ' ')}: ${config.health.lastError ?? ''}`}
+                {SCOPE_NAMES[config.scope]} · days in {config.timezone}
+              </p>
+              <p>
+                {config.upstreamAccess === 'LOST' ? (
+                  <span class="badge warn">Not visible to your Airtable connection</span>
+                ) : config.health.state === 'OK' ? (
+                  <span class="badge ok">Logging</span>
+                ) : (
+                  <>
+                    <span class="badge danger">{HEALTH_NAMES[config.health.state]}</span> {config.health.lastError}
+                  </>
+                )}
               </p>
             </li>
           ))}

@@ -1,12 +1,14 @@
 import { useApolloClient, useMutation, useQuery, useSubscription } from '@apollo/client/react';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
-import { formatBytes, formatCount } from '../format.js';
+import { Day, formatBytes, formatCount } from '../format.js';
 import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
+import { plural } from '../names.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link } from '../router.js';
 import { AlertsSection, BASE_ALERTS_FIELDS } from '../usage/alerts.js';
+import { BASE_SCHEDULE_FIELDS, BaseSummary } from '../usage/base-summary.js';
 import { CountingSection, USAGE_COUNTING_FIELDS } from '../usage/counting.js';
 import { ForecastSection, USAGE_FORECAST_FIELDS } from '../usage/forecast.js';
 import { LimitsSection, USAGE_LIMITS_FIELDS } from '../usage/limits.js';
@@ -23,12 +25,12 @@ const BASE = graphql(
     query UsageBasePage($id: ID!, $from: LocalDate, $first: Int, $after: String, $last: Int, $before: String) {
       usageBase(id: $id) {
         id baseId baseName timezone scheduledHour
-        schedule { nextRunAt }
+        schedule { ...BaseScheduleFields }
         limits { ...UsageLimitsFields }
         forecast { ...UsageForecastFields }
         counting { ...UsageCountingFields }
         ...BaseAlertsFields
-        latestSnapshot { id date tables { ...TableCountFields } }
+        latestSnapshot { id date totals { recordCount storageBytes } tables { ...TableCountFields } }
         chart: snapshots(first: 100, from: $from) { nodes { ...DayFields tables { tableId tableName recordCount storageBytes } } }
         history: snapshots(first: $first, after: $after, last: $last, before: $before) {
           totalCount
@@ -36,9 +38,19 @@ const BASE = graphql(
           nodes { ...DayFields }
         }
       }
+      monitoringConfigs(first: 100) { nodes { id baseId health { state } } }
     }
   `,
-  [USAGE_LIMITS_FIELDS, USAGE_FORECAST_FIELDS, USAGE_COUNTING_FIELDS, BASE_ALERTS_FIELDS, TABLE_COUNT_FIELDS, DAY_FIELDS, PAGE_INFO_FIELDS],
+  [
+    BASE_SCHEDULE_FIELDS,
+    USAGE_LIMITS_FIELDS,
+    USAGE_FORECAST_FIELDS,
+    USAGE_COUNTING_FIELDS,
+    BASE_ALERTS_FIELDS,
+    TABLE_COUNT_FIELDS,
+    DAY_FIELDS,
+    PAGE_INFO_FIELDS,
+  ],
 );
 const RUN = graphql(`
   mutation RunUsageCount($id: ID!) {
@@ -80,88 +92,153 @@ export function BasePage({ id }: { id: string }) {
         : [],
     [base],
   );
+  const countButton = useRef<HTMLButtonElement>(null);
   const countNow = async () => {
+    if (running.loading) return;
     const result = await run({ variables: { id } }).catch(() => null);
     if (result?.data) await refetch();
   };
   const result = running.data?.runUsageCount.runResult;
 
   return (
-    <Layout title={base?.baseName ?? 'Tracked base'}>
-      <p>
+    <Layout
+      title={base?.baseName ?? 'Tracked base'}
+      actions={
+        base && (
+          // Not disabled while it runs: a disabled button drops the keyboard focus to the page's body.
+          <button type="button" ref={countButton} onClick={countNow} aria-disabled={running.loading}>
+            {running.loading ? 'Counting…' : 'Count now'}
+          </button>
+        )
+      }
+    >
+      <p class="back">
         <Link href="/">← All tracked bases</Link>
       </p>
       <ErrorMessage error={error} />
       {data && !base && <p class="empty">This base is not tracked (any more).</p>}
       {base && (
         <>
-          <p>
-            <button type="button" onClick={countNow} disabled={running.loading}>
-              {running.loading ? 'Counting…' : 'Count now'}
-            </button>
-          </p>
           <div aria-live="polite">
             {running.loading && <p>Counting every table of the base; large bases take a while.</p>}
             {result && (
               <p data-testid="run-result">
-                Counted {result.tablesProcessed} tables for {result.snapshotDate}.
+                Counted {plural(result.tablesProcessed, 'table')} for <Day value={result.snapshotDate} />.
               </p>
             )}
           </div>
           <ErrorMessage error={running.error} />
-          {base.history.totalCount === 0 ? (
-            <p class="empty">Not counted yet: press “Count now”, or wait for the daily count.</p>
-          ) : (
-            <>
-              <div class="field range">
-                <label for="range">Days shown</label>
-                <select id="range" value={range} onChange={(e) => setRange(Number((e.currentTarget as HTMLSelectElement).value))}>
-                  {RANGES.map((n) => (
-                    <option key={n} value={n}>
-                      Last {n} days
-                    </option>
-                  ))}
-                </select>
-              </div>
-              {days.length ? (
-                <UsageChart days={days} limits={{ recordCount: base.limits.recordLimit, storageBytes: base.limits.storageLimitBytes }} />
+          <BaseSummary
+            baseId={base.baseId}
+            latest={base.latestSnapshot}
+            limits={base.limits}
+            forecast={base.forecast}
+            schedule={base.schedule}
+            scheduledHour={base.scheduledHour}
+            timezone={base.timezone}
+            configs={data?.monitoringConfigs.nodes ?? null}
+          />
+          <div class="base-layout">
+            <div class="base-data">
+              <h2 class="group">Usage</h2>
+              {base.history.totalCount === 0 ? (
+                <div class="panel">
+                  <p class="empty">Not counted yet: press “Count now”, or wait for the daily count.</p>
+                </div>
               ) : (
-                <p class="empty">No count in these days: pick a longer range.</p>
+                <>
+                  <div class="panel">
+                    <div class="field range">
+                      <label for="range">Days shown</label>
+                      <select id="range" value={range} onChange={(e) => setRange(Number((e.currentTarget as HTMLSelectElement).value))}>
+                        {RANGES.map((n) => (
+                          <option key={n} value={n}>
+                            Last {n} days
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    {days.length ? (
+                      <UsageChart
+                        days={days}
+                        from={variables.from}
+                        timezone={base.timezone}
+                        limits={{ recordCount: base.limits.recordLimit, storageBytes: base.limits.storageLimitBytes }}
+                      />
+                    ) : (
+                      <p class="empty">No count in these days: pick a longer range.</p>
+                    )}
+                  </div>
+                  <div class="panel">
+                    <ForecastSection forecasts={base.forecast} />
+                  </div>
+                  {base.latestSnapshot && (
+                    <div class="panel">
+                      <TableBreakdown date={base.latestSnapshot.date} tables={base.latestSnapshot.tables} />
+                    </div>
+                  )}
+                  <div class="panel">
+                    <TableScroll label="Counted days">
+                      <table>
+                        <caption>Counted days, newest first ({base.history.totalCount} in all)</caption>
+                        <thead>
+                          <tr>
+                            <th scope="col">Day</th>
+                            <th scope="col" class="num">
+                              Records
+                            </th>
+                            <th scope="col" class="num">
+                              Files
+                            </th>
+                            <th scope="col" class="num">
+                              Attachment storage
+                            </th>
+                            <th scope="col" class="num">
+                              Tables
+                            </th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {base.history.nodes.map((day) => (
+                            <tr key={day.id}>
+                              <td>{day.date}</td>
+                              <td class="num">{formatCount(day.totals.recordCount)}</td>
+                              <td class="num">{formatCount(day.totals.fileCount)}</td>
+                              <td class="num">{formatBytes(day.totals.storageBytes)}</td>
+                              <td class="num">{day.totals.tableCount}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </TableScroll>
+                    <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
+                  </div>
+                </>
               )}
-              <ForecastSection forecasts={base.forecast} />
-              {base.latestSnapshot && <TableBreakdown date={base.latestSnapshot.date} tables={base.latestSnapshot.tables} />}
-              <TableScroll label="Counted days">
-                <table>
-                  <caption>Counted days, newest first ({base.history.totalCount} in all)</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Day</th>
-                      <th scope="col">Records</th>
-                      <th scope="col">Files</th>
-                      <th scope="col">Attachment storage</th>
-                      <th scope="col">Tables</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {base.history.nodes.map((day) => (
-                      <tr key={day.id}>
-                        <td>{day.date}</td>
-                        <td>{formatCount(day.totals.recordCount)}</td>
-                        <td>{formatCount(day.totals.fileCount)}</td>
-                        <td>{formatBytes(day.totals.storageBytes)}</td>
-                        <td>{day.totals.tableCount}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-              <Pager label="Counted day pages" pageInfo={base.history.pageInfo} paging={paging} />
-            </>
-          )}
-          <AlertsSection alerts={base.alerts} />
-          <LimitsSection id={base.id} limits={base.limits} />
-          <CountingSection id={base.id} counting={base.counting} />
-          <ScheduleSection id={base.id} scheduledHour={base.scheduledHour} timezone={base.timezone} nextRunAt={base.schedule.nextRunAt} />
+              <div class="panel">
+                <AlertsSection alerts={base.alerts} />
+              </div>
+            </div>
+            <aside class="base-settings" aria-labelledby="base-settings-heading">
+              <h2 class="group" id="base-settings-heading">
+                Settings
+              </h2>
+              <div class="panel">
+                <LimitsSection id={base.id} limits={base.limits} />
+              </div>
+              <div class="panel">
+                <ScheduleSection
+                  id={base.id}
+                  scheduledHour={base.scheduledHour}
+                  timezone={base.timezone}
+                  nextRunAt={base.schedule.nextRunAt}
+                />
+              </div>
+              <div class="panel">
+                <CountingSection id={base.id} counting={base.counting} />
+              </div>
+            </aside>
+          </div>
         </>
       )}
     </Layout>

@@ -3,13 +3,19 @@ import { signIn, type Session } from '../auth-api.js';
 import { ErrorMessage, Field, inputValue, useSubmit } from '../form.js';
 import { Link } from '../router.js';
 
-export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+/** `notice`: why the person is here, e.g. their session ended elsewhere. */
+export function SignInPage({ onSignedIn, notice }: { onSignedIn: (session: Session) => void; notice?: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useSubmit(async () => onSignedIn(await signIn(email, password)));
   return (
     <main class="auth" id="main">
       <h1>Sign in to basewatch</h1>
+      {notice && (
+        <p class="notice" role="status" data-testid="sign-in-notice">
+          {notice}
+        </p>
+      )}
       <form onSubmit={submit}>
         <Field
           label="E-mail"

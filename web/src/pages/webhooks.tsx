@@ -2,8 +2,9 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
+import { EVENT_NAMES } from '../names.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { CreateWebhook, SecretNotice } from '../webhooks/create-webhook.js';
 import { DeliveryLog } from '../webhooks/deliveries.js';
@@ -15,7 +16,7 @@ const WEBHOOKS = graphql(
       webhooks(first: $first, after: $after, last: $last, before: $before) {
         totalCount
         pageInfo { ...PageInfoFields }
-        nodes { id baseId event tableId columnId webhookUrl coalesceUpdates createdAt }
+        nodes { id baseId event tableId tableName columnId columnName webhookUrl coalesceUpdates createdAt upstreamAccess }
       }
       airtableBases { id restId name }
     }
@@ -62,15 +63,16 @@ export function WebhooksPage() {
       {hooks && hooks.nodes.length > 0 && (
         <ul class="cards">
           {hooks.nodes.map((hook) => (
-            <li key={hook.id} class="card" data-testid="webhook">
+            <li key={hook.id} class={hook.upstreamAccess === 'LOST' ? 'card lost' : 'card'} data-testid="webhook">
               <p>
-                <strong>{hook.event}</strong>{' '}
-                {hook.event === 'USAGE_THRESHOLD' ? 'alerts' : <>on {hook.tableId ? <code>{hook.tableId}</code> : 'every table'}</>} of{' '}
-                {baseNames.get(hook.baseId) ?? hook.baseId}
-                {hook.columnId && `, column ${hook.columnId}`}
-                {hook.coalesceUpdates && ', merged updates'}
+                <WebhookSummary hook={hook} baseName={baseNames.get(hook.baseId)} />
               </p>
               <p class="url">{hook.webhookUrl}</p>
+              {hook.upstreamAccess === 'LOST' && (
+                <p>
+                  <span class="badge warn">Not visible to your Airtable connection</span> nothing is forwarded while it cannot see the base
+                </p>
+              )}
               <p class="hint">
                 Created <Time value={hook.createdAt} />
               </p>
@@ -101,7 +103,7 @@ export function WebhooksPage() {
                   <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'rotate' })}>
                     Rotate secret
                   </button>{' '}
-                  <button type="button" class="secondary" onClick={() => setConfirming({ id: hook.id, action: 'delete' })}>
+                  <button type="button" class="danger-quiet" onClick={() => setConfirming({ id: hook.id, action: 'delete' })}>
                     Delete
                   </button>
                 </p>
@@ -115,12 +117,41 @@ export function WebhooksPage() {
       {data && (
         <CreateWebhook
           bases={data.airtableBases ?? []}
-          onCreated={() => {
+          onCreated={(created) => {
+            setSecret(created);
             paging.reset();
             refetch();
           }}
         />
       )}
     </Layout>
+  );
+}
+
+type WebhookNode = ResultOf<typeof WEBHOOKS>['webhooks']['nodes'][number];
+
+/** An id whose name is not known now: shown as it is, and said so. */
+const Unnamed = ({ id, what }: { id: string; what: string }) => (
+  <>
+    <code>{id}</code> <span class="badge quiet">{what} not found</span>
+  </>
+);
+
+/** "Record updated in Campaigns, field Budget, of Marketing Assets": what the webhook forwards, by name. */
+function WebhookSummary({ hook, baseName }: { hook: WebhookNode; baseName: string | undefined }) {
+  const base = baseName ?? <Unnamed id={hook.baseId} what="base" />;
+  if (hook.event === 'USAGE_THRESHOLD')
+    return (
+      <>
+        <strong>{EVENT_NAMES[hook.event]}s</strong> of {base}
+      </>
+    );
+  return (
+    <>
+      <strong>{EVENT_NAMES[hook.event]}</strong> in{' '}
+      {hook.tableId ? (hook.tableName ?? <Unnamed id={hook.tableId} what="table" />) : 'any table'}
+      {hook.columnId && <>, field {hook.columnName ?? <Unnamed id={hook.columnId} what="field" />}</>} of {base}
+      {hook.coalesceUpdates && ', quick successive updates merged'}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
 import { graphql } from '../graphql.js';
@@ -69,6 +69,10 @@ export function ApiKeysSection() {
     setCopied(true);
   };
   const keys = data?.viewer.apiKeys;
+  const confirmingKey = keys?.nodes.find((key) => key.id === confirming);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  // The question is asked where the eye and the keyboard are: its first answer takes the focus (and scrolls in view).
+  useEffect(() => confirmButton.current?.focus(), [confirming]);
 
   return (
     <section aria-labelledby="api-keys-heading">
@@ -142,27 +146,32 @@ export function ApiKeysSection() {
                     <Time value={key.lastUsedAt} />
                   </td>
                   <td>
-                    {confirming === key.id ? (
-                      <span class="confirm">
-                        <span>Revoke it? Requests with it will be refused.</span>{' '}
-                        <button type="button" class="danger" onClick={() => onRevoke(key.id)} disabled={revoked.loading}>
-                          Yes, revoke {key.name ?? key.prefix}
-                        </button>{' '}
-                        <button type="button" class="secondary" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </span>
-                    ) : (
-                      <button type="button" class="secondary" onClick={() => setConfirming(key.id)}>
-                        Revoke {key.name ?? key.prefix}
-                      </button>
-                    )}
+                    <button
+                      type="button"
+                      class="danger-quiet"
+                      aria-expanded={confirming === key.id}
+                      onClick={() => setConfirming(confirming === key.id ? null : key.id)}
+                    >
+                      Revoke {key.name ?? key.prefix}
+                    </button>
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
+      )}
+      {confirmingKey && (
+        // Below the table, not in its sideways scroller: on a phone the question and its buttons stay in view.
+        <div class="confirm" data-testid="revoke-confirmation">
+          <span>Revoke “{confirmingKey.name ?? confirmingKey.prefix}”? Requests with it will be refused.</span>
+          <button type="button" class="danger" ref={confirmButton} onClick={() => onRevoke(confirmingKey.id)} disabled={revoked.loading}>
+            Yes, revoke {confirmingKey.name ?? confirmingKey.prefix}
+          </button>
+          <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+            Cancel
+          </button>
+        </div>
       )}
       {keys && <Pager label="API key pages" pageInfo={keys.pageInfo} paging={paging} />}
     </section>

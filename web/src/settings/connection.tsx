@@ -8,16 +8,19 @@ import { graphql } from '../graphql.js';
 export const CONNECTION_FIELDS = graphql(`
   fragment ConnectionFields on UpstreamConnection { kind email upstreamUserId status connectedAt lastError }
 `);
+export const SHARED_CONNECTION_FIELDS = graphql(`
+  fragment SharedConnectionFields on SharedUpstreamConnection { upstreamUserId email }
+`);
 const CONNECTION = graphql(
   `
-    query Connection { viewer { id connection { ...ConnectionFields } } }
+    query Connection { viewer { id connection { ...ConnectionFields } sharedConnection { ...SharedConnectionFields } } }
   `,
-  [CONNECTION_FIELDS],
+  [CONNECTION_FIELDS, SHARED_CONNECTION_FIELDS],
 );
 const CONNECT_TOKEN = graphql(
   `
     mutation ConnectAirtableToken($token: String!) {
-      connectAirtableToken(input: { token: $token }) { viewer { id connection { ...ConnectionFields } } }
+      connectAirtableToken(input: { token: $token }) { viewer { id connection { ...ConnectionFields } sharedConnection { upstreamUserId } } }
     }
   `,
   [CONNECTION_FIELDS],
@@ -27,9 +30,11 @@ const START_OAUTH = graphql(`
 `);
 const DISCONNECT = graphql(
   `
-    mutation DisconnectAirtable { disconnectAirtable(input: {}) { viewer { id connection { ...ConnectionFields } } } }
+    mutation DisconnectAirtable {
+      disconnectAirtable(input: {}) { viewer { id connection { ...ConnectionFields } sharedConnection { ...SharedConnectionFields } } }
+    }
   `,
-  [CONNECTION_FIELDS],
+  [CONNECTION_FIELDS, SHARED_CONNECTION_FIELDS],
 );
 
 /** Another connection sees other bases: what was read through the old one is dropped. */
@@ -45,6 +50,7 @@ export function ConnectionSection() {
   const [confirming, setConfirming] = useState(false);
   const [oauthOutcome] = useState(readOAuthOutcome);
   const connection = data?.viewer.connection;
+  const shared = data?.viewer.sharedConnection;
   // Shown only once the connection read back confirms it.
   const connected = oauthOutcome === 'connected' && connection?.kind === 'OAUTH' && connection.status === 'ACTIVE';
   const oauthError = oauthOutcome && oauthOutcome !== 'connected' ? (OAUTH_FAILURES[oauthOutcome] ?? OAUTH_FAILED) : null;
@@ -69,11 +75,24 @@ export function ConnectionSection() {
       <h2 id="connection-heading">Airtable connection</h2>
       {connected && <p role="status">Connected with Airtable.</p>}
       <ErrorMessage error={oauthError ?? error ?? connecting.error ?? starting.error ?? disconnecting.error} />
-      {data && !connection && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
+      {data && !connection && shared && (
+        <p class="notice warn" data-testid="shared-connection">
+          Using this deployment’s <strong>shared</strong> Airtable connection, as <strong>{shared.email ?? shared.upstreamUserId}</strong>:
+          your tracked bases, audit log and webhooks see what that Airtable user sees, and the API calls are made as that user. Connect your
+          own Airtable account to use yours instead.
+        </p>
+      )}
+      {data && !connection && !shared && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
       {connection && (
         <dl class="facts" data-testid="connection-status">
           <dt>Status</dt>
-          <dd>{connection.status === 'ACTIVE' ? 'Connected' : 'Needs re-authorisation'}</dd>
+          <dd>
+            {connection.status === 'ACTIVE' ? (
+              <span class="badge ok">Connected</span>
+            ) : (
+              <span class="badge danger">Needs re-authorisation</span>
+            )}
+          </dd>
           <dt>Airtable user</dt>
           <dd>{connection.email ?? connection.upstreamUserId}</dd>
           <dt>How</dt>
@@ -122,7 +141,7 @@ export function ConnectionSection() {
           </p>
         ) : (
           <p>
-            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+            <button type="button" class="danger-quiet" onClick={() => setConfirming(true)}>
               Disconnect
             </button>
           </p>

@@ -4,6 +4,8 @@ import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session-context.js';
+import { describeUserAgent } from './user-agent.js';
+import { signingOutHere } from '../session-end.js';
 
 /** The user's live sessions, and "sign out everywhere" (this browser included). */
 export function SessionsSection() {
@@ -15,6 +17,7 @@ export function SessionsSection() {
   }, [session.csrfToken]);
   const signOutEverywhere = async () => {
     try {
+      signingOutHere();
       await endAllSessions(session.csrfToken);
       setSession(null);
       navigate('/sign-in', { replace: true });
@@ -30,13 +33,19 @@ export function SessionsSection() {
         <ul class="sessions" data-testid="sessions">
           {sessions.map((s) => (
             <li key={s.id}>
-              {s.current ? <strong>This browser</strong> : (s.userAgent ?? 'Unknown browser')} · last used <Time value={s.lastUsedAt} /> ·
-              ends <Time value={s.expiresAt} />
+              <span title={s.userAgent ?? undefined}>{describeUserAgent(s.userAgent)}</span>
+              {s.current && (
+                <>
+                  {' '}
+                  <span class="badge ok">This browser</span>
+                </>
+              )}{' '}
+              · last used <Time value={s.lastUsedAt} /> · ends <Time value={s.expiresAt} />
             </li>
           ))}
         </ul>
       )}
-      <button type="button" class="secondary" onClick={signOutEverywhere}>
+      <button type="button" class="danger-quiet" onClick={signOutEverywhere}>
         Sign out everywhere
       </button>
     </section>

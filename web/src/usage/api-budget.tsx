@@ -21,7 +21,7 @@ const TOP_BASES = 5;
  */
 export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<string, string> }) {
   return (
-    <section aria-labelledby="api-budget-heading">
+    <section class="panel" aria-labelledby="api-budget-heading">
       <h2 id="api-budget-heading">API calls this month</h2>
       <p data-testid="api-calls-total">
         {formatCount(calls.total)} upstream API calls in {calls.month} (UTC) so far; about {formatCount(calls.projected)} by the month’s end
@@ -34,7 +34,7 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
             {PURPOSES.map(([key, label]) => (
               <tr key={key}>
                 <th scope="row">{label}</th>
-                <td>{formatCount(calls.byPurpose[key])}</td>
+                <td class="num">{formatCount(calls.byPurpose[key])}</td>
               </tr>
             ))}
           </tbody>
@@ -48,7 +48,7 @@ export function ApiBudget({ calls, names }: { calls: ApiCallUsage; names: Map<st
               {calls.byBase.slice(0, TOP_BASES).map((base) => (
                 <tr key={base.baseId}>
                   <th scope="row">{names.get(base.baseId) ?? base.baseId}</th>
-                  <td>{formatCount(base.calls)}</td>
+                  <td class="num">{formatCount(base.calls)}</td>
                 </tr>
               ))}
             </tbody>

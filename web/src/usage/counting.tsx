@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
+import { plural } from '../names.js';
 import { Link } from '../router.js';
 import { TableScroll } from '../table-scroll.js';
 
@@ -63,8 +64,8 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
       <ErrorMessage error={error} />
       {saved !== null && <p role="status">{saved ? 'Counting only on days with changes.' : 'Counting every day.'}</p>}
       <p data-testid="counting-cost">
-        The last {counting.days.length} counted days spent {formatCount(spent)} upstream API calls; days carried over saved{' '}
-        {formatCount(counting.savedCalls)}.
+        The last {plural(counting.days.length, 'counted day')} spent {plural(spent, 'upstream API call')}; days carried over saved{' '}
+        {plural(counting.savedCalls, 'call')}.
       </p>
       {counting.days.length > 0 && (
         <TableScroll label="Calls of recent counts">
@@ -73,14 +74,18 @@ export function CountingSection({ id, counting }: { id: string; counting: UsageC
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                <th scope="col">API calls</th>
+                <th scope="col" class="num">
+                  API calls
+                </th>
               </tr>
             </thead>
             <tbody>
               {counting.days.slice(0, DAYS_SHOWN).map((day) => (
                 <tr key={day.date}>
                   <td>{day.date}</td>
-                  <td>{day.carriedOver ? 'none: carried over' : day.apiCalls === null ? 'not measured' : formatCount(day.apiCalls)}</td>
+                  <td class="num">
+                    {day.carriedOver ? 'none: carried over' : day.apiCalls === null ? 'not measured' : formatCount(day.apiCalls)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 import { Fragment } from 'preact';
 import { formatBytes, formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
+import { plural } from '../names.js';
 
 export const USAGE_FORECAST_FIELDS = graphql(`
   fragment UsageForecastFields on UsageForecast { metric limit current dailyGrowth reachesOn earliest latest status }
@@ -21,7 +22,9 @@ function describe(forecast: UsageForecast): string {
       const { current, limit, reachesOn, earliest, latest, dailyGrowth } = forecast;
       if (current !== null && limit !== null && current >= limit) return `Limit reached: ${format(current)} of ${format(limit)}`;
       const range = earliest && latest ? ` (between ${earliest} and ${latest})` : '';
-      const pace = dailyGrowth === null ? '' : `, growing ${format(dailyGrowth)} a day`;
+      const growth =
+        dailyGrowth === null ? '' : forecast.metric === 'RECORDS' ? plural(Number(dailyGrowth.toFixed(2)), 'record') : format(dailyGrowth);
+      const pace = growth && `, growing ${growth} a day`;
       return `Full around ${reachesOn}${range}${pace}`;
     }
   }

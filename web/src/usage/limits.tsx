@@ -30,14 +30,14 @@ const PLANS: Array<[UsagePlan, string]> = [
   ['TEAM', 'Team: 50,000 records, 20 GiB'],
   ['BUSINESS', 'Business: 125,000 records, 100 GiB'],
   ['ENTERPRISE_SCALE', 'Enterprise Scale: 500,000 records, 1,000 GiB'],
-  ['CUSTOM', 'Limits of its own'],
+  ['CUSTOM', 'Custom limits'],
 ];
 const PLAN_NAMES: Record<UsagePlan, string> = {
   FREE: 'Free',
   TEAM: 'Team',
   BUSINESS: 'Business',
   ENTERPRISE_SCALE: 'Enterprise Scale',
-  CUSTOM: 'Limits of its own',
+  CUSTOM: 'Custom limits',
 };
 
 /** "80, 95, 100" → [80, 95, 100]; the API checks the range and repeats. */

@@ -16,6 +16,40 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 export const ZONES: string[] = [
   ...new Set(['UTC', ...(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])]),
 ];
+/** The viewer's own zone, as the browser tells it. */
+export const VIEWER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** An hour of the day to pick, "00:00" to "23:00". */
+export function HourField({ id, label, value, onPick }: { id: string; label: string; value: number; onPick: (hour: number) => void }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onPick(Number((e.currentTarget as HTMLSelectElement).value))}>
+        {HOURS.map((h) => (
+          <option key={h} value={h}>
+            {String(h).padStart(2, '0')}:00
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A time zone to pick (IANA names), the current one first when the list lacks it. */
+export function ZoneField({ id, label, value, onPick }: { id: string; label: string; value: string; onPick: (zone: string) => void }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onPick((e.currentTarget as HTMLSelectElement).value)}>
+        {(ZONES.includes(value) ? ZONES : [value, ...ZONES]).map((z) => (
+          <option key={z} value={z}>
+            {z}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 interface Props {
   id: string;
@@ -43,26 +77,8 @@ export function ScheduleSection({ id, scheduledHour, timezone, nextRunAt }: Prop
         Next run: <Time value={nextRunAt} /> your time{inBaseZone && `, ${inBaseZone} in ${timezone}`}.
       </p>
       <form onSubmit={submit} class="inline schedule">
-        <div class="field">
-          <label for="schedule-hour">Hour</label>
-          <select id="schedule-hour" value={hour} onChange={(e) => setHour(Number((e.currentTarget as HTMLSelectElement).value))}>
-            {HOURS.map((h) => (
-              <option key={h} value={h}>
-                {String(h).padStart(2, '0')}:00
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="schedule-zone">Time zone</label>
-          <select id="schedule-zone" value={zone} onChange={(e) => setZone((e.currentTarget as HTMLSelectElement).value)}>
-            {(ZONES.includes(zone) ? ZONES : [zone, ...ZONES]).map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </select>
-        </div>
+        <HourField id="schedule-hour" label="Hour" value={hour} onPick={setHour} />
+        <ZoneField id="schedule-zone" label="Time zone" value={zone} onPick={setZone} />
         <button type="submit" disabled={loading}>
           Save schedule
         </button>

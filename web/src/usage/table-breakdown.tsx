@@ -17,18 +17,24 @@ export function TableBreakdown({ date, tables }: { date: string; tables: TableCo
         <thead>
           <tr>
             <th scope="col">Table</th>
-            <th scope="col">Records</th>
-            <th scope="col">Files</th>
-            <th scope="col">Attachment storage</th>
+            <th scope="col" class="num">
+              Records
+            </th>
+            <th scope="col" class="num">
+              Files
+            </th>
+            <th scope="col" class="num">
+              Attachment storage
+            </th>
           </tr>
         </thead>
         <tbody>
           {sorted.map((table) => (
             <tr key={table.tableId}>
               <td>{table.tableName}</td>
-              <td>{formatCount(table.recordCount)}</td>
-              <td>{formatCount(table.fileCount)}</td>
-              <td>{formatBytes(table.storageBytes)}</td>
+              <td class="num">{formatCount(table.recordCount)}</td>
+              <td class="num">{formatCount(table.fileCount)}</td>
+              <td class="num">{formatBytes(table.storageBytes)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, Field, inputValue, selectValue } from '../form.js';
 import { graphql, type SchemaType } from '../graphql.js';
+import { EVENT_NAMES } from '../names.js';
 
 export const EVENTS = [
   'RECORD_CREATE',
@@ -25,7 +26,14 @@ const CREATE = graphql(`
 `);
 
 /** A new webhook: base, event, table and column picked from the upstream, the URL; its signing secret shown once. */
-export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: string; name: string }>; onCreated: () => void }) {
+export function CreateWebhook({
+  bases,
+  onCreated,
+}: {
+  bases: Array<{ restId: string; name: string }>;
+  /** With the signing secret, which the page shows at its top. */
+  onCreated: (secret: string) => void;
+}) {
   const [baseId, setBaseId] = useState('');
   const tables = useQuery(TABLES, { variables: { baseId }, skip: !baseId });
   const [event, setEvent] = useState<SchemaType<'WebhookEvent'>>('RECORD_CREATE');
@@ -34,7 +42,6 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
   const [webhookUrl, setUrl] = useState('');
   const [coalesce, setCoalesce] = useState(false);
   const [create, created] = useMutation(CREATE);
-  const [secret, setSecret] = useState<string | null>(null);
   // Table events watch every table; usage alerts are of the base, not of a table.
   const tableEvent = event.startsWith('TABLE_') || event === 'USAGE_THRESHOLD';
   const table = tables.data?.airtableTables?.find((t) => t.restId === tableId);
@@ -51,9 +58,8 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
     };
     const result = await create({ variables: { input } }).catch(() => null);
     if (!result?.data) return;
-    setSecret(result.data.createWebhook.secret);
     setUrl('');
-    onCreated();
+    onCreated(result.data.createWebhook.secret);
   };
 
   return (
@@ -76,7 +82,7 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
           <select id="webhook-event" value={event} onChange={(e) => setEvent(selectValue(e) as SchemaType<'WebhookEvent'>)}>
             {EVENTS.map((name) => (
               <option key={name} value={name}>
-                {name}
+                {EVENT_NAMES[name]}
               </option>
             ))}
           </select>
@@ -104,9 +110,9 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         )}
         {COLUMN_EVENTS.has(event) && (
           <div class="field">
-            <label for="webhook-column">Column (optional)</label>
+            <label for="webhook-column">Field (optional)</label>
             <select id="webhook-column" value={columnId} onChange={(e) => setColumnId(selectValue(e))}>
-              <option value="">Any column</option>
+              <option value="">Any field</option>
               {table?.fields.map((f) => (
                 <option key={f.restId} value={f.restId}>
                   {f.name}
@@ -142,15 +148,27 @@ export function CreateWebhook({ bases, onCreated }: { bases: Array<{ restId: str
         </div>
       </form>
       <ErrorMessage error={created.error ?? tables.error} />
-      {secret && <SecretNotice secret={secret} onDone={() => setSecret(null)} />}
     </section>
   );
 }
 
-/** A signing secret, shown this once. */
+/**
+ * A signing secret, shown this once at the top of the page, focused (so it is in view and read out), with a copy
+ * button.
+ */
 export function SecretNotice({ secret, onDone }: { secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    setCopied(false);
+    box.current?.focus();
+  }, [secret]);
+  const copy = async () => {
+    await navigator.clipboard.writeText(secret);
+    setCopied(true);
+  };
   return (
-    <div class="notice" role="status">
+    <div class="notice secret-notice" role="status" tabIndex={-1} ref={box} data-testid="secret-notice">
       <p>
         The signing secret is shown <strong>only this once</strong>: store it where your receiver checks signatures.
       </p>
@@ -159,9 +177,14 @@ export function SecretNotice({ secret, onDone }: { secret: string; onDone: () =>
           {secret}
         </code>
       </p>
-      <button type="button" class="secondary" onClick={onDone}>
-        Done
-      </button>
+      <p class="actions">
+        <button type="button" onClick={copy}>
+          {copied ? 'Copied' : 'Copy secret'}
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          Done
+        </button>
+      </p>
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type SchemaType } from '../graphql.js';
+import { EVENT_NAMES, plural } from '../names.js';
 import { PAGE_INFO_FIELDS } from '../pager.js';
 
 const DELIVERIES = graphql(
@@ -28,6 +29,12 @@ const RETRY = graphql(`
   }
 `);
 
+const DELIVERY_STATUS: Record<SchemaType<'WebhookDeliveryStatus'>, string> = {
+  PENDING: 'Pending',
+  SUCCEEDED: 'Succeeded',
+  FAILED: 'Failed',
+};
+
 /** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const [after, setAfter] = useState<string[]>([]);
@@ -51,10 +58,10 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
       <ErrorMessage error={error ?? retrying.error} />
       {page && page.nodes.length === 0 && <p class="empty">No delivery yet: one is made when a matching change is logged.</p>}
       {page && page.nodes.length > 0 && (
-        <ul>
+        <ul class="delivery-list">
           {page.nodes.map((d) => (
             <li key={d.restId}>
-              <strong>{d.status.toLowerCase()}</strong> · {d.eventType} ({d.changeCount} {d.changeCount === 1 ? 'change' : 'changes'}) ·{' '}
+              <strong>{DELIVERY_STATUS[d.status]}</strong> · {EVENT_NAMES[d.eventType]} ({plural(d.changeCount, 'change')}) ·{' '}
               <Time value={d.createdAt} />
               {d.nextAttemptAt && (
                 <>

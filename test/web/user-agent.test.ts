@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { describeUserAgent } from '../../web/src/settings/user-agent.js';
+
+describe('a session’s browser, as a person names it', () => {
+  it('names the common browsers and systems, and never shows the raw string', () => {
+    const cases: Array<[string | null, string]> = [
+      [
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        'Chrome 131 on macOS',
+      ],
+      ['Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox 133 on Windows'],
+      [
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+        'Safari 18 on iOS',
+      ],
+      [
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+        'Edge 131 on Windows',
+      ],
+      [
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/142.0.0.0 Safari/537.36',
+        'Chrome 142 on Linux',
+      ],
+      [
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+        'Chrome 131 on Android',
+      ],
+      ['curl/8.5.0', 'curl 8'],
+      ['SomethingElse/1.0', 'Unknown browser'],
+      [null, 'Unknown browser'],
+    ];
+    for (const [agent, named] of cases) expect(describeUserAgent(agent), String(agent)).toBe(named);
+  });
+});
