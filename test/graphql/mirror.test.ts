@@ -106,6 +106,24 @@ describe('MonitoringConfig.mirror', () => {
       expect(mirror.tables).toContainEqual({ tableId: t.id, tableName: t.name, recordCount: (await tableRows(api, baseId, t.id)).length });
     }
   });
+
+  it('names each table’s primary field and fields as the base’s schema does (GraphQL only; REST keeps its three keys)', async () => {
+    const res = await graphql(
+      `query($id: ID!) { monitoringConfig(id: $id) { mirror { tables { tableId primaryFieldId fields { fieldId name type } } } } }`,
+      { id: configId },
+    );
+    expect(res.errors).toBeUndefined();
+    const upstream = await api.schema(baseId);
+    expect(res.data.monitoringConfig.mirror.tables).toEqual(
+      upstream.map((t) => ({
+        tableId: t.id,
+        primaryFieldId: t.primaryFieldId,
+        fields: t.fields.map((f) => ({ fieldId: f.id, name: f.name, type: f.type })),
+      })),
+    );
+    const rest = (await app.http('GET', `/monitoring-config/${configId}/mirror`)).body.mirror;
+    expect(Object.keys(rest.tables[0]).sort()).toEqual(['recordCount', 'tableId', 'tableName']);
+  });
 });
 
 describe('MonitoringConfig.record and recordHistory', () => {

@@ -30,6 +30,18 @@ export const RecordVersionEventEnum = serviceEnum<VersionEvent>(
   },
 );
 
+@ObjectType('MirrorField', { description: 'A field of a mirrored table, as the mirror last read the base’s schema' })
+export class MirrorFieldType {
+  @Field(() => String, { description: 'The field (fld…): the key of its cells in `fields` of records and versions' })
+  fieldId: string;
+
+  @Field(() => String, { description: 'Its name' })
+  name: string;
+
+  @Field(() => String, { description: 'Its type as the upstream names it (singleLineText, formula, …)' })
+  type: string;
+}
+
 @ObjectType('MirrorTable', { description: 'A table of a mirrored base' })
 export class MirrorTableType {
   @Field(() => String, { description: 'The table (tbl…)' })
@@ -40,6 +52,15 @@ export class MirrorTableType {
 
   @Field(() => SafeIntResolver, { description: 'Records of the table not deleted (0 before the first seed)' })
   recordCount: number;
+
+  @Field(() => String, { description: 'Its primary field (fld…), whose value names a record' })
+  primaryFieldId: string;
+
+  @Field(() => [MirrorFieldType], {
+    description:
+      'Its fields now, in the base’s order, to name the field ids of cells (a field deleted since is not here; REST leaves this out)',
+  })
+  fields: MirrorFieldType[];
 }
 
 @ObjectType('Mirror', {
@@ -135,7 +156,12 @@ export const toMirrorType = (state: MirrorState): MirrorType =>
     status: state.status,
     seededAt: state.seededAt,
     continuousSince: state.continuousSince,
-    tables: state.tables.map((table) => Object.assign(new MirrorTableType(), table)),
+    tables: state.tables.map((table) =>
+      Object.assign(new MirrorTableType(), {
+        ...table,
+        fields: table.fields.map(({ id, name, type }) => Object.assign(new MirrorFieldType(), { fieldId: id, name, type })),
+      }),
+    ),
   });
 
 export const toMirroredRecordType = (record: MirroredRecord): MirroredRecordType =>

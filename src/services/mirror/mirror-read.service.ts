@@ -17,14 +17,14 @@ import type { MonitoringConfigService } from '../monitoring-config.service.js';
 import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { SEQ_POSITION } from '../signed-cursor.js';
 import type { DeletedRecordsInput } from './mirror.input.js';
-import { parseSchema } from './mirror-schema.js';
+import { parseSchema, type MirrorField } from './mirror-schema.js';
 import { foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
 
 export interface MirrorState {
   status: MirrorBase['status'];
   seededAt: Date | null;
   continuousSince: Date | null;
-  tables: Array<{ tableId: string; tableName: string; recordCount: number }>;
+  tables: Array<{ tableId: string; tableName: string; recordCount: number; primaryFieldId: string; fields: MirrorField[] }>;
 }
 
 export interface MirroredRecord {
@@ -112,6 +112,8 @@ export class MirrorReadService {
         tableId: table.id,
         tableName: table.name,
         recordCount: seeded ? (counts.get(table.id) ?? 0) : 0,
+        primaryFieldId: table.primaryFieldId,
+        fields: table.fields,
       })),
     };
   }

@@ -8,13 +8,15 @@ import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { Layout } from '../layout.js';
+import { ChangeActions } from '../mirror/change-actions.js';
+import { deletedPath } from '../mirror/mirror-paths.js';
 import { EVENT_NAMES, realAirtable, SOURCE_NAMES } from '../names.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { Link } from '../router.js';
 
 const CHANGE_FIELDS = graphql(`
   fragment ChangeFields on Change {
-    id occurredAt eventType kind tableId tableName recordId source userEmail userName before after monitoringRecordId
+    id occurredAt eventType kind tableId tableName recordId source userEmail userName before after monitoringRecordId fieldIds
   }
 `);
 const CHANGES = graphql(
@@ -73,7 +75,7 @@ export function AuditChangesPage({ id }: { id: string }) {
   return (
     <Layout title={config ? `Changes of ${config.baseName}` : 'Changes'}>
       <p>
-        <Link href="/audit-log">← All monitored bases</Link>
+        <Link href="/audit-log">← All monitored bases</Link> · <Link href={deletedPath(id)}>Recently deleted records</Link>
       </p>
       <ErrorMessage error={error} />
       {config && (
@@ -125,6 +127,7 @@ export function AuditChangesPage({ id }: { id: string }) {
                   )}
                 </p>
                 <ChangeDiff before={change.before} after={change.after} names={names} />
+                <ChangeActions configId={id} change={change} />
               </li>
             ))}
           </ol>
