@@ -18,11 +18,20 @@ export async function runMirrorBench(): Promise<ReportTable[]> {
     title: `Mirror bench sizes${sizes.quick ? ' (MIRROR_BENCH_QUICK=1: reduced)' : ''}`,
     headers: ['part', 'size'],
     rows: [
-      ['watched base (seed, day, counts, restore)', `${count(sizes.base.records)} records, ${sizes.base.tables} tables, ${sizes.base.fieldsPerTable} fields, ${sizes.base.attachmentsPerRecord} files a record; sandbox latency ${sizes.latencyMs} ms`],
+      [
+        'watched base (seed, day, counts, restore)',
+        `${count(sizes.base.records)} records, ${sizes.base.tables} tables, ${sizes.base.fieldsPerTable} fields, ${sizes.base.attachmentsPerRecord} files a record; sandbox latency ${sizes.latencyMs} ms`,
+      ],
       ['day of changes', count(sizes.dayChanges)],
       ['restore', `${count(sizes.restoreRecords)} deleted records`],
-      ['changes applied', `mirror of ${count(sizes.apply.records)} records; ${count(sizes.apply.pageChanges)} changes 500 a transaction, ${count(sizes.apply.payloadChanges)} 10 a transaction`],
-      ['reads', `${count(sizes.history.records)} records, ${count(sizes.history.versions)} versions; ${sizes.load.connections} clients, ${sizes.load.seconds} s a row`],
+      [
+        'changes applied',
+        `mirror of ${count(sizes.apply.records)} records; ${count(sizes.apply.pageChanges)} changes 500 a transaction, ${count(sizes.apply.payloadChanges)} 10 a transaction`,
+      ],
+      [
+        'reads',
+        `${count(sizes.history.records)} records, ${count(sizes.history.versions)} versions; ${sizes.load.connections} clients, ${sizes.load.seconds} s a row`,
+      ],
     ],
   };
   const parts = new Set((process.env.MIRROR_BENCH_PARTS ?? 'lifecycle,apply,reads').split(','));

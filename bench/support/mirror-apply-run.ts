@@ -64,7 +64,10 @@ export async function measureMirrorApply(sizes: MirrorBenchSizes): Promise<Apply
         versionBytes: async () => Number((await dataSource.query(`SELECT pg_total_relation_size('mirror_version') AS bytes`))[0].bytes),
         serverCpuMs: () => backendCpuMs(dataSource),
       };
-      return [sqlite, await measureOn(dataSource, 'PostgreSQL', sizes, probes, 'pg_total_relation_size(mirror_version): heap, TOAST and indexes')];
+      return [
+        sqlite,
+        await measureOn(dataSource, 'PostgreSQL', sizes, probes, 'pg_total_relation_size(mirror_version): heap, TOAST and indexes'),
+      ];
     } finally {
       await dataSource.destroy();
     }
@@ -162,13 +165,30 @@ function changeStream(content: MirrorContent) {
     const roll = random();
     const [source, userEmail] = SOURCES[Math.floor(random() * SOURCES.length)];
     const occurredAt = new Date((clock += 7));
-    const common = { kind: 'record' as const, occurredAt, source, userEmail, userName: null, before: null, position: `${WEBHOOK_ID}:${position++}:0` };
+    const common = {
+      kind: 'record' as const,
+      occurredAt,
+      source,
+      userEmail,
+      userName: null,
+      before: null,
+      position: `${WEBHOOK_ID}:${position++}:0`,
+    };
     if (roll < 0.1) {
       const index = content.ids.push(upstreamId('rec', idRandom)) - 1;
       live.push(index);
       const table = tableOf(content, index);
       const after = cellsOf(content, index);
-      return { ...common, eventType: 'record_create', tableId: table.id, tableName: table.name, recordId: content.ids[index], fieldIds: [], after, createdTime: occurredAt.toISOString() };
+      return {
+        ...common,
+        eventType: 'record_create',
+        tableId: table.id,
+        tableName: table.name,
+        recordId: content.ids[index],
+        fieldIds: [],
+        after,
+        createdTime: occurredAt.toISOString(),
+      };
     }
     if (roll < 0.15) {
       const at = pick();
@@ -176,12 +196,28 @@ function changeStream(content: MirrorContent) {
       live[at] = live[live.length - 1];
       live.pop();
       const table = tableOf(content, index);
-      return { ...common, eventType: 'record_delete', tableId: table.id, tableName: table.name, recordId: content.ids[index], fieldIds: [], after: null };
+      return {
+        ...common,
+        eventType: 'record_delete',
+        tableId: table.id,
+        tableName: table.name,
+        recordId: content.ids[index],
+        fieldIds: [],
+        after: null,
+      };
     }
     const index = live[pick()];
     const table = tableOf(content, index);
     const after = editedCells(table, random);
-    return { ...common, eventType: 'record_update', tableId: table.id, tableName: table.name, recordId: content.ids[index], fieldIds: Object.keys(after), after };
+    return {
+      ...common,
+      eventType: 'record_update',
+      tableId: table.id,
+      tableName: table.name,
+      recordId: content.ids[index],
+      fieldIds: Object.keys(after),
+      after,
+    };
   };
   return { next: (n: number) => Array.from({ length: n }, next) };
 }
@@ -209,7 +245,18 @@ export function applyTables(measured: ApplyMeasurement[]): ReportTable[] {
   return [
     {
       title: 'Mirror: record changes applied (MirrorSink.accept inside a transaction, as the ingestion calls it)',
-      headers: ['database', 'records in the mirror', 'transaction', 'changes', 'transactions', 'time in transactions', 'changes/s', 'changes per CPU second', 'target', 'result'],
+      headers: [
+        'database',
+        'records in the mirror',
+        'transaction',
+        'changes',
+        'transactions',
+        'time in transactions',
+        'changes/s',
+        'changes per CPU second',
+        'target',
+        'result',
+      ],
       rows,
       notes: [
         'Changes: 85 % edits of 1–3 cells (5 % of them a file list), 10 % creates of whole 50-field records, 5 % deletions, ' +
@@ -223,7 +270,13 @@ export function applyTables(measured: ApplyMeasurement[]): ReportTable[] {
     },
     {
       title: 'Mirror: bytes per record version',
-      headers: ['database', 'a baseline version (whole 50-field record, seed)', 'an applied version (the mix above; every 16th whole)', 'versions applied', 'measured with'],
+      headers: [
+        'database',
+        'a baseline version (whole 50-field record, seed)',
+        'an applied version (the mix above; every 16th whole)',
+        'versions applied',
+        'measured with',
+      ],
       rows: measured.map(({ database, bytes }) => [
         database,
         `${count(Math.round(bytes.baseline))} B`,

@@ -35,7 +35,11 @@ const SPAN_DAYS = 30;
  * the end. The mirror is of the demo catalog base, watched by a monitoring config of an account holding `apiKey`, so
  * that the built service (whose sandbox has the same demo bases) lets the account read it.
  */
-export async function seedMirrorHistory(databasePath: string, apiKey: string, size: { records: number; versions: number }): Promise<SeededHistory> {
+export async function seedMirrorHistory(
+  databasePath: string,
+  apiKey: string,
+  size: { records: number; versions: number },
+): Promise<SeededHistory> {
   const until = Date.now() - 60_000;
   const from = until - SPAN_DAYS * DAY_MS;
   const configId = randomUUID();

@@ -47,7 +47,10 @@ function seedTable({ sizes, before, seed }: Lifecycle): ReportTable {
       ...wallRows('MirrorSeedService.seed', seed, list + 1),
       check('429s sent by the sandbox for the base', count(seed.refused), '0', seed.refused === 0),
       info('other upstream calls (no base named)', count(seed.calls.elsewhere)),
-      info('SQLite: bytes per baseline version (dbstat, mirror_version and its indexes)', `${count(Math.round(seed.baselineBytes))} B over ${count(seed.baselineVersions)} versions`),
+      info(
+        'SQLite: bytes per baseline version (dbstat, mirror_version and its indexes)',
+        `${count(Math.round(seed.baselineBytes))} B over ${count(seed.baselineVersions)} versions`,
+      ),
     ],
     notes: [
       'The seed as the mirror.seed job runs it (services.mirrorSeeds.seed), after the monitoring config was made over ' +
@@ -64,7 +67,10 @@ function dayTable({ day, full, mirrorCount }: Lifecycle): ReportTable {
     title: `A day of ${count(made.updates + made.creates + made.deletes)} changes through the watch, then the daily count`,
     headers: ['metric', 'measured', 'target', 'result'],
     rows: [
-      info('changes made upstream', `${count(made.updates)} edits, ${count(made.creates)} creates, ${count(made.deletes)} deletions in ${count(made.writes)} writes (payloads)`),
+      info(
+        'changes made upstream',
+        `${count(made.updates)} edits, ${count(made.creates)} creates, ${count(made.deletes)} deletions in ${count(made.writes)} writes (payloads)`,
+      ),
       info('ingestion: payloads, changes', `${count(ingest.payloads)}, ${count(ingest.changes)}`),
       info('ingestion: upstream requests', callSummary(ingest.calls)),
       info('ingestion: wall time (audit log and mirror, one transaction a page of 50 payloads)', seconds(ingest.ms)),
@@ -72,7 +78,12 @@ function dayTable({ day, full, mirrorCount }: Lifecycle): ReportTable {
       info('full count (POST …/run): upstream requests', `${count(fullRequests)} (${callSummary(full.calls)})`),
       info('full count: wall time', seconds(full.ms)),
       check('mirror status after the full count (compared with it)', full.statusAfter, 'live', full.statusAfter === 'live'),
-      check('next day counted from the mirror', String(mirrorCount.counted && mirrorCount.fromMirror), 'true', mirrorCount.counted && mirrorCount.fromMirror),
+      check(
+        'next day counted from the mirror',
+        String(mirrorCount.counted && mirrorCount.fromMirror),
+        'true',
+        mirrorCount.counted && mirrorCount.fromMirror,
+      ),
       check(
         'count from the mirror: upstream requests (all, at the client)',
         `${count(countRequests)} (${callSummary(mirrorCount.calls)})`,
@@ -99,9 +110,9 @@ function countsTable({ full, mirrorCount, truth }: Lifecycle): ReportTable {
   const rows = truth.tables.map((table) => {
     const f = fromFull.get(table.id);
     const m = fromMirror.get(table.id);
-    const equal =
-      !!f && !!m && f.recordCount === m.recordCount && f.fileCount === m.fileCount && f.storageBytes === m.storageBytes;
-    const upstream = !!m && m.recordCount === table.records && m.fileCount === table.attachments && m.storageBytes === table.attachmentBytes;
+    const equal = !!f && !!m && f.recordCount === m.recordCount && f.fileCount === m.fileCount && f.storageBytes === m.storageBytes;
+    const upstream =
+      !!m && m.recordCount === table.records && m.fileCount === table.attachments && m.storageBytes === table.attachmentBytes;
     allEqual &&= equal && upstream;
     return [
       table.name,
@@ -123,7 +134,14 @@ function countsTable({ full, mirrorCount, truth }: Lifecycle): ReportTable {
   ]);
   return {
     title: 'Count from the mirror against the full count of the same instant, per table',
-    headers: ['table', 'records (full / mirror)', 'files (full / mirror)', 'attachment bytes (full / mirror)', 'equal', 'mirror = upstream (store.summarizeBase)'],
+    headers: [
+      'table',
+      'records (full / mirror)',
+      'files (full / mirror)',
+      'attachment bytes (full / mirror)',
+      'equal',
+      'mirror = upstream (store.summarizeBase)',
+    ],
     rows,
   };
 }
@@ -139,15 +157,30 @@ function restoreTable({ restore }: Lifecycle): ReportTable {
     rows: [
       info('ingestion of the deletions: upstream requests, wall', `${callSummary(restore.ingest.calls)}; ${seconds(restore.ingest.ms)}`),
       info('POST …/restores (plan): upstream requests, wall', `${callSummary(plan.calls)}; ${seconds(plan.ms)}`),
-      check('restore run: create requests', count(run.calls.creates), `= ${count(creates)} (10 records a request)`, run.calls.creates === creates),
+      check(
+        'restore run: create requests',
+        count(run.calls.creates),
+        `= ${count(creates)} (10 records a request)`,
+        run.calls.creates === creates,
+      ),
       info('restore run: other upstream requests', callSummary({ ...run.calls, creates: 0 })),
       info('restore run: wall time (mirrorRestores.run, as the job)', seconds(run.ms)),
       ...wallRows('the restore, POST to done', total, creates),
       check('429s sent by the sandbox for the base', count(total.refused), '0', total.refused === 0),
       check('status', view?.status ?? 'none', 'done', view?.status === 'done'),
       check('records re-created', count(recreated), `= ${count(restore.deleted)}`, recreated === restore.deleted),
-      check('table size upstream, before deletion / after restore', `${count(restore.tableRecords.before)} / ${count(restore.tableRecords.after)}`, 'equal', restore.tableRecords.before === restore.tableRecords.after),
-      check('mirror records after the restore came back through the watch / upstream', `${count(restore.mirrorAfter.records)} / ${count(restore.mirrorAfter.upstream)}`, 'equal', restore.mirrorAfter.records === restore.mirrorAfter.upstream),
+      check(
+        'table size upstream, before deletion / after restore',
+        `${count(restore.tableRecords.before)} / ${count(restore.tableRecords.after)}`,
+        'equal',
+        restore.tableRecords.before === restore.tableRecords.after,
+      ),
+      check(
+        'mirror records after the restore came back through the watch / upstream',
+        `${count(restore.mirrorAfter.records)} / ${count(restore.mirrorAfter.upstream)}`,
+        'equal',
+        restore.mirrorAfter.records === restore.mirrorAfter.upstream,
+      ),
     ],
     notes: [
       'Deleted 10 a write through the sandbox, read through the watch, then POST /monitoring-config/{id}/restores ' +

@@ -65,7 +65,9 @@ async function measure(running: RunningServer, sizes: MirrorBenchSizes): Promise
   if (!sandbox) throw new Error('The mirror benchmark needs the built-in sandbox upstream (AIRTABLE_TOKEN unset)');
   const { services } = running;
   const { records, tables, fieldsPerTable, attachmentsPerRecord } = sizes.base;
-  progress(`mirror: building a base of ${count(records)} records (${tables} tables, ${fieldsPerTable} fields, ${attachmentsPerRecord} files each)`);
+  progress(
+    `mirror: building a base of ${count(records)} records (${tables} tables, ${fieldsPerTable} fields, ${attachmentsPerRecord} files each)`,
+  );
   const upstream = sandbox.store.seedLargeBase({
     name: 'Mirror bench',
     tables,

@@ -74,10 +74,22 @@ function scenariosFor(history: SeededHistory, sizes: MirrorBenchSizes): Scenario
   const scenario = (name: string, list: string[]): Scenario => ({ name, path: list[0], paths: list, ...target });
   const at = () => encodeURIComponent(new Date(from + random() * span).toISOString());
   return [
-    scenario('GET …/records/{recordId}?at= (any record, any instant since the seed)', paths(() => `${base}/${pick(all)}?at=${at()}`)),
-    scenario('GET …/records/{recordId}?at= (the busiest tenth of the records, ~46 versions each)', paths(() => `${base}/${pick(history.hotIds)}?at=${at()}`)),
-    scenario('GET …/records/{recordId}/history, first page of 50 (any record)', paths(() => `${base}/${pick(all)}/history`)),
-    scenario('GET …/records/{recordId}/history, first page of 50 (the busiest tenth)', paths(() => `${base}/${pick(history.hotIds)}/history`)),
+    scenario(
+      'GET …/records/{recordId}?at= (any record, any instant since the seed)',
+      paths(() => `${base}/${pick(all)}?at=${at()}`),
+    ),
+    scenario(
+      'GET …/records/{recordId}?at= (the busiest tenth of the records, ~46 versions each)',
+      paths(() => `${base}/${pick(history.hotIds)}?at=${at()}`),
+    ),
+    scenario(
+      'GET …/records/{recordId}/history, first page of 50 (any record)',
+      paths(() => `${base}/${pick(all)}/history`),
+    ),
+    scenario(
+      'GET …/records/{recordId}/history, first page of 50 (the busiest tenth)',
+      paths(() => `${base}/${pick(history.hotIds)}/history`),
+    ),
   ];
 }
 

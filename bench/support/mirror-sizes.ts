@@ -39,6 +39,7 @@ export function mirrorBenchSizes(env: NodeJS.ProcessEnv = process.env): MirrorBe
 function positive(text: string | undefined, fallback: number, name: string, zeroAllowed = false): number {
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1)) throw new Error(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer`);
+  if (!Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1))
+    throw new Error(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer`);
   return value;
 }
