@@ -31,6 +31,7 @@ const PROCESS_TIER = [
   'test/integration/connections.test.ts',
   'test/integration/security-headers.test.ts',
   'test/jobs/sqlite-backend-processes.test.ts',
+  'test/mirror/mirror-restore-kill.test.ts',
   'test/sandbox/standalone.test.ts',
 ];
 

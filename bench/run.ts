@@ -6,6 +6,7 @@ import { runReplicaCountBench } from './count-replicas.bench.js';
 import { runCountUsageBench } from './count-usage.bench.js';
 import { runForecastAccuracyBench } from './forecast-accuracy.bench.js';
 import { runGraphqlVsRestBench } from './graphql-vs-rest.bench.js';
+import { runMirrorBench } from './mirror.bench.js';
 import { renderTable, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
 import { runSchedulerBench } from './scheduler.bench.js';
@@ -25,6 +26,7 @@ const BENCHMARKS: Record<string, () => Promise<ReportTable[]>> = {
   graphql: runGraphqlVsRestBench,
   web: runWebBench,
   forecast: runForecastAccuracyBench,
+  mirror: runMirrorBench,
 };
 
 /** `npm run bench` runs every benchmark; `npm run bench -- count`, `-- snapshots` or `-- scheduler` runs one. Missed targets are reported, not failed. */

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createContext, type GraphqlContext } from '../resolvers/context.js';
 import type { ChangeLogged } from '../resolvers/change.resolver.js';
-import { CHANGE_LOGGED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
+import { CHANGE_LOGGED, DELIVERY_ATTEMPTED, EventHub, SNAPSHOT_RECORDED } from '../resolvers/support/event-hub.js';
 import { changeRecordOf } from '../resolvers/types/change.type.js';
 import type { Services } from '../services.js';
 import { requireApiKey } from './auth.js';
@@ -57,6 +57,10 @@ export async function createGraphqlGateway({
   const events = new EventHub();
   const relay = await eventRelay(events);
   const stopFeeding = services.snapshots.onRecorded((event) => relay.publish(SNAPSHOT_RECORDED, event.usageBaseId, event));
+  const stopFeedingDeliveries = services.onDeliveryAttempted((event) => {
+    if (relay.local && !events.hasSubscribers(DELIVERY_ATTEMPTED, event.webhookId)) return;
+    relay.publish(DELIVERY_ATTEMPTED, event.webhookId, event);
+  });
   // Ingestion keeps its listeners for good (no way to remove one): this one goes quiet once the gateway stops.
   let feedingChanges = true;
   services.changeIngest.onEntriesLogged((configId, entries) => {
@@ -126,6 +130,7 @@ export async function createGraphqlGateway({
     },
     stop: async () => {
       stopFeeding();
+      stopFeedingDeliveries();
       feedingChanges = false;
       await relay.close();
       await subscriptions?.close();

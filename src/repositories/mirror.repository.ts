@@ -129,7 +129,9 @@ export async function versionsBack(
   limit: number,
 ): Promise<StoredVersionRow[]> {
   const conditions = ['base_id = :baseId', 'record_id = :recordId'];
-  if (bounds.at !== undefined) conditions.push('at <= :at');
+  // `at || ''` is no index term: the record's own index (base_id, record_id, seq) is searched. On `at <= :at` SQLite's
+  // planner (no statistics) took the base's (base_id, at) index instead: every version of the base before `at`, sorted.
+  if (bounds.at !== undefined) conditions.push(`at || '' <= :at`);
   if (bounds.beforeSeq !== undefined) conditions.push('seq < :beforeSeq');
   if (bounds.atOrBeforeSeq !== undefined) conditions.push('seq <= :atOrBeforeSeq');
   const rows = await runSql<StoredVersionRow[]>(

@@ -4,6 +4,7 @@ import { AirtableResolver } from './airtable.resolver.js';
 import { ApiCallsResolver } from './api-calls.resolver.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
 import { ChangeResolver } from './change.resolver.js';
+import { DeliverySubscriptionResolver } from './delivery-subscription.resolver.js';
 import { ConnectionResolver } from './connection.resolver.js';
 import { MonitoringConfigMirrorResolver } from './mirror.resolver.js';
 import { MonitoringConfigMutations } from './monitoring-config.mutations.js';
@@ -46,6 +47,7 @@ export const resolvers: BuildSchemaOptions['resolvers'] = [
   ChangeResolver,
   WebhookResolver,
   WebhookMutations,
+  DeliverySubscriptionResolver,
   UsageBaseAccessResolver,
   MonitoringConfigAccessResolver,
   WebhookAccessResolver,

@@ -12,6 +12,7 @@ const largeBase = z
     tables: z.number().int().min(1).max(100),
     recordsPerTable: z.number().int().min(0).max(200_000),
     attachmentsPerRecord: z.number().int().min(0).max(10).optional(),
+    fieldsPerTable: z.number().int().min(3).max(100).optional(),
   })
   .refine((base) => base.tables * base.recordsPerTable <= 2_000_000, 'at most 2,000,000 records in all');
 

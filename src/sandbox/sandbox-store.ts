@@ -132,7 +132,7 @@ export class SandboxStore {
     return base;
   }
 
-  /** A deterministic base of `tables` × `recordsPerTable` records (fields Name, Amount, Files). */
+  /** A deterministic base of `tables` × `recordsPerTable` records (fields Name, Amount, Files, and more if asked). */
   seedLargeBase(options: LargeBaseOptions): SandboxBase {
     const random = createRandom(hashSeed(this.seed, 'large', options.name, this.largeBases++));
     const base = buildLargeBase(createIdGenerator(random), random, options);

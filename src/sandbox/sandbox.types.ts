@@ -75,4 +75,6 @@ export interface LargeBaseOptions {
   tables: number;
   recordsPerTable: number;
   attachmentsPerRecord?: number;
+  /** Name, Amount and Files, then fields of common writable types up to this many (default 3, at least 3). */
+  fieldsPerTable?: number;
 }

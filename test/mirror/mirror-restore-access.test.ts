@@ -7,6 +7,9 @@ import { sandboxApi } from '../support/sandbox-api.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
+/** How long a step may take on a busy machine (an upper bound, not a measurement). */
+const WAIT_MS = 60_000;
+
 interface UpstreamUser {
   id: string;
   token: string;
@@ -30,6 +33,7 @@ async function liveConfig(http: Http, baseId: string, monitoringBaseId: string):
   await until(
     async () => (await http('GET', `/monitoring-config/${configId}/mirror`)).body.mirror?.status,
     (status) => status === 'live',
+    WAIT_MS,
   );
   return configId;
 }
@@ -43,7 +47,7 @@ async function someRecord(app: TestApp, baseId: string): Promise<{ tableId: stri
 }
 
 /** A restore writes through the account's own connection (CONTRACT §11): one that cannot write is refused up front. */
-describe('a restore through a connection that cannot write', () => {
+describe('a restore through a connection that cannot write', { timeout: 2 * WAIT_MS }, () => {
   let app: TestApp;
 
   beforeAll(async () => {
@@ -80,7 +84,7 @@ describe('a restore through a connection that cannot write', () => {
   });
 });
 
-describe('a restore by an account without a connection, when the deployment has no shared token', () => {
+describe('a restore by an account without a connection, when the deployment has no shared token', { timeout: 2 * WAIT_MS }, () => {
   let app: TestApp;
 
   beforeAll(async () => {

@@ -9,6 +9,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** How long a step may take on a busy machine (an upper bound, not a measurement). */
+const WAIT_MS = 60_000;
 const MIRROR_TABLES = ['mirror_base', 'mirror_record', 'mirror_version', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'];
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -27,7 +29,7 @@ async function instantBetween(): Promise<string> {
  * answers, on PostgreSQL.
  */
 function describeRetention(name: string, database: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>) {
-  describe(name, () => {
+  describe(name, { timeout: 4 * WAIT_MS }, () => {
     let app: TestApp;
     let api: SandboxApi;
     let drop: () => Promise<void> = async () => undefined;
@@ -62,6 +64,7 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
       await until(
         async () => (await http('GET', `/monitoring-config/${configId}/mirror`)).body.mirror?.status,
         (status) => status === 'live',
+        WAIT_MS,
       );
       return { baseId, configId };
     }
@@ -77,6 +80,7 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
         until(
           () => at(recordId).catch(() => null),
           (record) => record !== null && done(record.fields),
+          WAIT_MS,
         );
 
       // One record changed field by field (each update a version that holds only what changed), another deleted.
@@ -95,6 +99,7 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
       await until(
         () => at(gone),
         (record) => record.deletedAt !== null,
+        WAIT_MS,
       );
       const oldestKept = await instantBetween();
       await api.updateRecords(baseId, suppliers.id, [{ id: kept, fields: { Name: 'Fold three' } }]);

@@ -83,4 +83,18 @@ describe('sandbox large bases', () => {
     expect(again.id).toBe(base.id);
     expect([...again.tables[9].records.keys()].slice(-3)).toEqual([...base.tables[9].records.keys()].slice(-3));
   });
+
+  it('seeds a large base with more fields when asked, keeping the standard three', () => {
+    const { store } = createSandbox({ token: 't', demo: false });
+    const base = store.seedLargeBase({ name: 'Wide', tables: 2, recordsPerTable: 100, attachmentsPerRecord: 1, fieldsPerTable: 50 });
+    for (const table of base.tables) {
+      expect(table.fields).toHaveLength(50);
+      expect(table.fields.slice(0, 3).map((f) => f.name)).toEqual(['Name', 'Amount', 'Files']);
+      expect(new Set(table.fields.map((f) => f.name)).size).toBe(50);
+    }
+    const cells = [...base.tables[0].records.values()].map((record) => Object.keys(record.cellsByFieldId).length);
+    expect(Math.max(...cells)).toBeGreaterThan(30);
+    expect(store.summarizeBase(base.id).attachments).toBe(200);
+    expect(() => store.seedLargeBase({ name: 'Narrow', tables: 1, recordsPerTable: 1, fieldsPerTable: 2 })).toThrow();
+  });
 });

@@ -42,6 +42,14 @@ export function startBuiltService(env: Record<string, string>, main = 'dist/src/
   return startWithBanner(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 }
 
+/**
+ * Starts the service from its sources as a deployment may run it (`node --import tsx src/main.ts`: node itself, so a
+ * signal reaches the service, not a relay) and waits for its start-up banner. No build needed.
+ */
+export function startSourceService(env: Record<string, string>): Promise<ServiceProcess> {
+  return startWithBanner(process.execPath, ['--import', 'tsx', 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+}
+
 export interface FinishedProcess {
   code: number | null;
   stdout: string;

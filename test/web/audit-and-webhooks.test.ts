@@ -146,6 +146,8 @@ describe('the webhooks page', () => {
   }) => {
     if (!chromiumExecutable) return skip(NO_CHROMIUM);
     const { context, page, outside } = await openPhone(browser!, app!.url);
+    const pushed: string[] = [];
+    page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => pushed.push(String(payload))));
     await signUpInPage(page, app!.url);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
@@ -186,16 +188,14 @@ describe('the webhooks page', () => {
     const api = sandboxApi(app!.url);
     const baseId = (await api.call('GET', '/meta/bases')).bases.find((b: { name: string }) => b.name === DEMO_BASES.marketing).id;
     const tableId = (await api.schema(baseId)).find((t) => t.name === tableName)!.id;
-    await api.createRecords(baseId, tableId, [{}]);
-    await receiver!.waitFor('/from-the-page', 1);
+    // The log open first: the delivery appears in it without a reload, pushed by deliveryAttempted.
     await page.getByRole('button', { name: 'Delivery log' }).click();
     const log = page.getByTestId('delivery-log');
-    await expect
-      .poll(async () => {
-        await log.getByRole('button', { name: 'Refresh the log' }).click();
-        return log.textContent();
-      })
-      .toMatch(/Succeeded · Record created \(1 change\).*HTTP 200 in \d+ ms/);
+    await log.getByText('No delivery yet').waitFor();
+    await api.createRecords(baseId, tableId, [{}]);
+    await receiver!.waitFor('/from-the-page', 1);
+    await expect.poll(() => log.textContent(), { timeout: 15_000 }).toMatch(/Succeeded · Record created \(1 change\).*HTTP 200 in \d+ ms/);
+    expect(pushed.some((frame) => frame.includes('"deliveryAttempted"'))).toBe(true);
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();

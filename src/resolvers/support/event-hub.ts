@@ -30,3 +30,4 @@ export class EventHub implements PubSub {
 /** Topics and their payloads. */
 export const SNAPSHOT_RECORDED = 'snapshotRecorded';
 export const CHANGE_LOGGED = 'changeLogged';
+export const DELIVERY_ATTEMPTED = 'deliveryAttempted';

@@ -32,14 +32,27 @@ const GROUP_COMMIT_MS = 10;
  * (a group commit): a few statements per transaction instead of several per delivery, which is what bounded the
  * delivery rate on SQLite.
  */
+/** A delivery attempt stored: its webhook's log changed. */
+export interface DeliveryAttempted {
+  webhookId: string;
+  deliveryId: string;
+}
+
 export class AttemptRecorder {
   private queue: Waiting[] = [];
   private scheduled = false;
+  private readonly listeners = new Set<(event: DeliveryAttempted) => void>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly disableAfterMs: number,
   ) {}
+
+  /** Hears each attempt once it is stored (the GraphQL subscription `deliveryAttempted`); returns the unsubscribe. */
+  onRecorded(listener: (event: DeliveryAttempted) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
 
   /** Resolves once stored, with the reason the webhook must now be deactivated, if any. */
   record(attempt: FinishedAttempt): Promise<WebhookDeactivationReason | null> {
@@ -58,6 +71,9 @@ export class AttemptRecorder {
       try {
         const reasons = await this.dataSource.transaction((manager) => this.write(manager, batch));
         for (const [i, item] of batch.entries()) item.resolve(reasons[i] ?? null);
+        for (const { leased } of batch) {
+          for (const listener of this.listeners) listener({ webhookId: leased.delivery.webhookId, deliveryId: leased.delivery.id });
+        }
       } catch (error) {
         for (const item of batch) item.reject(error);
       }

@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import type { ChangeSink, WatchDemand } from '../audit/change-pipeline.js';
 import type { SecretBox } from '../secret-box.js';
 import { SEQ_POSITION, type SignedCursors } from '../signed-cursor.js';
-import { AttemptRecorder } from './attempt-recorder.js';
+import { AttemptRecorder, type DeliveryAttempted } from './attempt-recorder.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 import { DeliveryLogService } from './delivery-log.service.js';
 import { DeliveryStore } from '../../repositories/delivery-store.js';
@@ -32,6 +32,8 @@ export interface WebhookForwarding {
   webhookSink: WebhookChangeSink;
   /** Finished deliveries older than the retention are pruned by the periodic job. */
   pruneWebhookDeliveries(): Promise<number>;
+  /** Hears each delivery attempt once stored (a webhook's log changed); returns the unsubscribe. */
+  onDeliveryAttempted(listener: (event: DeliveryAttempted) => void): () => void;
 }
 
 /** Builds webhook forwarding and plugs it into the audit pipeline: a watch demand and a change sink. */
@@ -66,5 +68,6 @@ export function createWebhookForwarding(deps: WebhookForwardingDeps): WebhookFor
     webhookDispatcher,
     webhookSink,
     pruneWebhookDeliveries: () => store.prune(new Date(Date.now() - config.webhooks.retentionMs)),
+    onDeliveryAttempted: (listener) => recorder.onRecorded(listener),
   };
 }

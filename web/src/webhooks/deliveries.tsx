@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
@@ -23,6 +23,10 @@ const DELIVERIES = graphql(
   `,
   [PAGE_INFO_FIELDS],
 );
+/** Each stored attempt of this webhook: the log asks again, so it stays current while it is open. */
+const DELIVERY_ATTEMPTED = graphql(`
+  subscription DeliveryAttempted($webhookId: ID!) { deliveryAttempted(webhookId: $webhookId) { webhookId deliveryId } }
+`);
 const RETRY = graphql(`
   mutation RetryDelivery($webhookId: ID!, $deliveryId: ID!) {
     retryWebhookDelivery(input: { webhookId: $webhookId, deliveryId: $deliveryId }) { delivery { id restId status } }
@@ -35,13 +39,14 @@ const DELIVERY_STATUS: Record<SchemaType<'WebhookDeliveryStatus'>, string> = {
   FAILED: 'Failed',
 };
 
-/** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry". */
+/** The delivery log of one webhook, newest first (it pages forward only), with each attempt and "retry"; live while open. */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const [after, setAfter] = useState<string[]>([]);
   const { data, error, refetch } = useQuery(DELIVERIES, {
     variables: { id: webhookId, after: after.at(-1) },
     fetchPolicy: 'cache-and-network',
   });
+  useSubscription(DELIVERY_ATTEMPTED, { variables: { webhookId }, onData: () => void refetch() });
   const [retry, retrying] = useMutation(RETRY);
   const page = data?.node?.__typename === 'Webhook' ? data.node.deliveries : undefined;
   const onRetry = async (deliveryId: string) => {
@@ -50,11 +55,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
   };
   return (
     <div class="deliveries" data-testid="delivery-log">
-      <p>
-        <button type="button" class="secondary" onClick={() => refetch()}>
-          Refresh the log
-        </button>
-      </p>
+      <p class="hint">New attempts appear here as they are made.</p>
       <ErrorMessage error={error ?? retrying.error} />
       {page && page.nodes.length === 0 && <p class="empty">No delivery yet: one is made when a matching change is logged.</p>}
       {page && page.nodes.length > 0 && (

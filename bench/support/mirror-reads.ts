@@ -1,0 +1,114 @@
+import { join } from 'node:path';
+import { generateApiKey } from '../../src/services/credentials/api-key.js';
+import { createRandom, hashSeed } from '../../src/sandbox/prng.js';
+import { buildService, readOnlyServiceEnv, startBuiltService, stopService } from './built-service.js';
+import { send } from './http.js';
+import { runLoad } from './load.js';
+import { count, mib, seconds, type ReportTable } from './markdown.js';
+import { seedMirrorHistory, type SeededHistory } from './mirror-history-seed.js';
+import type { MirrorBenchSizes } from './mirror-sizes.js';
+import { progress } from './progress.js';
+import { loadTable, type Measured, type Scenario } from './snapshot-report.js';
+import { withTempDir } from './temp-dir.js';
+
+const P99_TARGET_MS = 25;
+const DISTINCT_PATHS = 2_000;
+
+/**
+ * Part 4 of the mirror bench: a record at an instant and a page of its history, from the built service in its own
+ * process under 32 keep-alive clients, over a mirror written straight into SQLite (mirror-history-seed.ts). Every
+ * request asks for another record (and instant) than the one before.
+ */
+export async function measureMirrorReads(sizes: MirrorBenchSizes): Promise<ReportTable[]> {
+  return withTempDir('basewatch-bench-mirror-reads-', async (dir) => {
+    const databasePath = join(dir, 'mirror.sqlite');
+    const apiKey = generateApiKey();
+    const { records, versions } = sizes.history;
+    progress(`mirror: writing a mirror of ${count(records)} records with ${count(versions)} versions into SQLite`);
+    const started = performance.now();
+    const history = await seedMirrorHistory(databasePath, apiKey, { records, versions });
+    const seedMs = performance.now() - started;
+    progress(`mirror: written in ${seconds(seedMs)}, ${mib(history.fileBytes)}; building the service (tsc -p tsconfig.build.json)`);
+    buildService();
+    const service = await startBuiltService(readOnlyServiceEnv(databasePath, apiKey));
+    try {
+      const measured: Measured[] = [];
+      for (const scenario of scenariosFor(history, sizes)) {
+        const first = await send(`${service.url}${scenario.path}`, { apiKey });
+        if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body.slice(0, 300)}`);
+        progress(`mirror: ${scenario.name}, ${scenario.connections} clients, ${sizes.load.seconds} s`);
+        const load = await runLoad({
+          ...sizes.load,
+          url: `${service.url}${scenario.path}`,
+          paths: scenario.paths,
+          apiKey,
+          connections: scenario.connections,
+          serverPid: service.pid,
+        });
+        measured.push({ scenario, bodyBytes: first.bytes, load });
+      }
+      return [
+        loadTable(
+          `Mirror reads: ${count(history.records)} records, ${count(history.versions)} versions (SQLite), built service in its own process`,
+          measured,
+          `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each row takes ${count(DISTINCT_PATHS)} ` +
+            'different records (and instants) in turn. The “JSON body” column is the first response’s.',
+        ),
+        seedTable(history, seedMs),
+      ];
+    } finally {
+      await stopService(service);
+    }
+  });
+}
+
+function scenariosFor(history: SeededHistory, sizes: MirrorBenchSizes): Scenario[] {
+  const random = createRandom(hashSeed('mirror bench reads'));
+  const all = [...history.hotIds, ...history.coldIds];
+  const pick = (ids: string[]) => ids[Math.floor(random() * ids.length)];
+  const from = Date.parse(history.from);
+  const span = Date.parse(history.until) - from;
+  const base = `/monitoring-config/${history.configId}/records`;
+  const paths = (make: () => string) => Array.from({ length: DISTINCT_PATHS }, make);
+  const target = { connections: sizes.load.connections, p99TargetMs: P99_TARGET_MS };
+  const scenario = (name: string, list: string[]): Scenario => ({ name, path: list[0], paths: list, ...target });
+  const at = () => encodeURIComponent(new Date(from + random() * span).toISOString());
+  return [
+    scenario(
+      'GET …/records/{recordId}?at= (any record, any instant since the seed)',
+      paths(() => `${base}/${pick(all)}?at=${at()}`),
+    ),
+    scenario(
+      'GET …/records/{recordId}?at= (the busiest tenth of the records, ~46 versions each)',
+      paths(() => `${base}/${pick(history.hotIds)}?at=${at()}`),
+    ),
+    scenario(
+      'GET …/records/{recordId}/history, first page of 50 (any record)',
+      paths(() => `${base}/${pick(all)}/history`),
+    ),
+    scenario(
+      'GET …/records/{recordId}/history, first page of 50 (the busiest tenth)',
+      paths(() => `${base}/${pick(history.hotIds)}/history`),
+    ),
+  ];
+}
+
+function seedTable(history: SeededHistory, seedMs: number): ReportTable {
+  return {
+    title: 'Mirror reads: the mirror read',
+    headers: ['what', 'value'],
+    rows: [
+      ['records (deleted at the end)', `${count(history.records)} (${count(history.deleted)})`],
+      ['versions', count(history.versions)],
+      ['records with half of the edits (the busiest tenth)', count(history.hotIds.length)],
+      ['span of the versions', `${history.from} … ${history.until}`],
+      ['SQLite file', mib(history.fileBytes)],
+      ['SQLite: bytes per version (file / versions, records included)', `${count(Math.round(history.fileBytes / history.versions))} B`],
+      ['written in', seconds(seedMs)],
+    ],
+    notes: [
+      'Written straight into SQLite in the repository’s format (mirror.repository.ts, record-state.ts): a baseline of ' +
+        'every record, then edits of 1–3 cells in time order, every 16th version of a record whole; 50 fields a record.',
+    ],
+  };
+}
