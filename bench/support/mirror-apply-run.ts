@@ -164,7 +164,8 @@ function changeStream(content: MirrorContent) {
   const next = (): ChangeEvent => {
     const roll = random();
     const [source, userEmail] = SOURCES[Math.floor(random() * SOURCES.length)];
-    const occurredAt = new Date((clock += 7));
+    clock += 7;
+    const occurredAt = new Date(clock);
     const common = {
       kind: 'record' as const,
       occurredAt,
