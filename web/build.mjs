@@ -15,7 +15,11 @@ export const WEB_OUT_DIR = join(root, 'dist', 'web');
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M7 22a9 9 0 0 1 18 0" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round"/><path d="M16 22l5-7" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>
 `;
 
-const page = (script, style, icon) => `<!doctype html>
+/**
+ * The page. `preload`: the chunks behind sign-in, written as a comment that the server turns into modulepreload
+ * links for a signed-in browser (src/web/web.routes.ts), so they load beside the first one instead of after it.
+ */
+const page = (script, style, icon, preload) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -28,6 +32,7 @@ const page = (script, style, icon) => `<!doctype html>
   <link rel="icon" type="image/svg+xml" href="/assets/${icon}">
   <link rel="stylesheet" href="/assets/${style}">
   <script type="module" src="/assets/${script}"></script>
+  <!--signed-in ${preload.map((chunk) => `<link rel="modulepreload" href="/assets/${chunk}">`).join('')} signed-in-->
 </head>
 <body>
   <div id="app"></div>
@@ -45,6 +50,9 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     entryPoints: [join(root, 'web', 'src', 'main.tsx')],
     outdir: assets,
     entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    // The signed-in part (Apollo Client, the pages, the chart) is a chunk of its own: the sign-in page needs none of it.
+    splitting: true,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -59,9 +67,13 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     logLevel: 'warning',
   });
   const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
-  const script = outputs.find((file) => file.endsWith('.js'));
+  const entry = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint && file.endsWith('.js'));
+  const script = entry && basename(entry[0]);
   const style = outputs.find((file) => file.endsWith('.css'));
-  if (!script || !style) throw new Error(`web build: expected a .js and a .css output, got ${outputs.join(', ')}`);
+  const preload = outputs.filter((file) => file.endsWith('.js') && file !== script);
+  if (!script || !style || outputs.filter((file) => file.endsWith('.css')).length !== 1) {
+    throw new Error(`web build: expected an entry .js and one .css output, got ${outputs.join(', ')}`);
+  }
   // Compressed once here, at the best level, so the server sends them as they are (see src/web/web.routes.ts).
   for (const file of outputs) {
     const bytes = await readFile(join(assets, file));
@@ -71,12 +83,12 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
   await writeFile(join(assets, icon), FAVICON);
   outputs.push(icon);
   const staging = join(outDir, `index.${process.pid}.${Date.now()}.html`);
-  await writeFile(staging, page(script, style, icon));
+  await writeFile(staging, page(script, style, icon, preload));
   await rename(staging, join(outDir, 'index.html'));
   for (const file of await readdir(assets)) {
     if (!outputs.includes(file.replace(/\.gz$/, ''))) await rm(join(assets, file), { force: true });
   }
-  return { outDir, script, style };
+  return { outDir, script, style, chunks: preload };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -83,7 +83,9 @@ export function createWebPageRouter(dir = webBuildDir(), { upstream = 'airtable'
     pages ??= await readFile(join(dir, 'index.html'), 'utf8').then(
       (built) => {
         const html = built.replace(UPSTREAM_MARK, `<meta name="basewatch-upstream" content="${upstream}">`);
-        return { signedOut: Buffer.from(html), signedIn: Buffer.from(html.replace(SIGNED_OUT_MARK, SIGNED_IN_MARK)) };
+        // A signed-in browser also gets the chunks behind sign-in preloaded (the build lists them in a comment).
+        const signedIn = html.replace(SIGNED_OUT_MARK, SIGNED_IN_MARK).replace(/<!--signed-in (.*?) signed-in-->/, '$1');
+        return { signedOut: Buffer.from(html), signedIn: Buffer.from(signedIn) };
       },
       () => undefined,
     );

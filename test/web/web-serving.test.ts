@@ -4,8 +4,9 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
 let script: string;
+let chunks: string[];
 beforeAll(async () => {
-  ({ script } = await buildWeb());
+  ({ script, chunks } = await buildWeb());
   app = await startTestApp();
 });
 afterAll(() => app.close());
@@ -23,14 +24,18 @@ describe('serving the web application', () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await res.text()).toContain(`<script type="module" src="/assets/${script}"></script>`);
     }
-    const bundle = await fetch(`${app.url}/assets/${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    // The sign-in page's script is small; the pages behind sign-in come in chunks of their own, named in the page.
+    expect(chunks.length).toBeGreaterThan(0);
+    const signedIn = chunks.find((chunk) => chunk.startsWith('signed-in-'))!;
+    expect(await (await fetch(`${app.url}/assets/${script}`)).text()).toContain('Sign in to basewatch');
+    const bundle = await fetch(`${app.url}/assets/${signedIn}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(bundle.headers.get('content-encoding')).toBe('gzip');
     const unzipped = await bundle.text();
     expect(unzipped.length).toBeGreaterThan(10_000);
-    const plain = await fetch(`${app.url}/assets/${script}`, { headers: { 'accept-encoding': 'identity' } });
+    const plain = await fetch(`${app.url}/assets/${signedIn}`, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await plain.text()).toBe(unzipped);

@@ -45,7 +45,7 @@ async function call<T>(method: string, path: string, body?: unknown, csrfToken?:
  * Whether the page was served to a signed-in browser: the server says so in a meta tag (src/web/web.routes.ts), so
  * that a signed-out visit does not ask for a session it does not have (a 401 in the console).
  */
-const servedSignedIn = () => document.querySelector('meta[name="basewatch-session"]')?.getAttribute('content') === 'active';
+export const servedSignedIn = () => document.querySelector('meta[name="basewatch-session"]')?.getAttribute('content') === 'active';
 
 /** The signed-in session, or null when there is none. `first`: the page's first look, which the served page answers. */
 export async function loadSession({ first = false } = {}): Promise<Session | null> {

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { formatBytes, formatCount, formatDay } from './format.js';
 import { byteAxis, COUNT_INCREMENTS, dayNumber, dayOfNumber, dayTickLabel, dayTicks } from './usage/chart-scale.js';
 import { stackPerTable, type Metric } from './usage/stack.js';

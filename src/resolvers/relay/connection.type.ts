@@ -68,7 +68,11 @@ export function connectionType<T extends object>(name: string, node: ClassType<T
     @Field(() => PageInfoType, { description: 'Cursors of the page’s ends, and whether items lie beyond them' })
     pageInfo: PageInfoType;
 
-    // A getter on the page object (paginate): it runs its count only when the field is selected.
+    // A getter on the page object (paginate): it runs its count only when the field is selected. Declared a Promise
+    // by hand too, so its resolver (which awaits it) is kept by dropPlainFieldResolvers also where the transpiler
+    // emits no decorator metadata (tsx's esbuild: `npm run dev`, `npm run bench`), else graphql-jit serialises the
+    // Promise itself ("Int cannot represent non-integer value: {}").
+    @Reflect.metadata('design:type', Promise)
     @Field(() => Int, {
       description: 'How many items the whole connection holds with its filters, whatever the cursors and page size; exact',
     })
