@@ -52,6 +52,11 @@ export function createControlRouter(faults: FaultControl, stats: SandboxStats, s
     res.status(201).json({ id: base.id, name: base.name, summary: store.summarizeBase(base.id) });
   });
 
+  // What a count of the base over the API should arrive at (records, files, attachment bytes, per table).
+  router.get('/bases/:baseId/summary', (req, res) => {
+    res.json(store.summarizeBase(req.params.baseId));
+  });
+
   router.post('/expire-iterators', (_req, res) => {
     res.json({ expired: faults.expireIterators() });
   });

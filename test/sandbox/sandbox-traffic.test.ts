@@ -149,4 +149,21 @@ describe('sandbox fault injection', () => {
       expect((await harness.call('GET', '/v0/meta/bases')).status).toBe(200);
       expect(performance.now() - started).toBeGreaterThanOrEqual(110);
     }));
+
+  it('makes a large base and reports its totals through the control routes', () =>
+    withSandbox({}, async (harness) => {
+      const body = { name: 'Wide', tables: 2, recordsPerTable: 150, attachmentsPerRecord: 1, fieldsPerTable: 10 };
+      const made = await harness.call<{ id: string; summary: { records: number } }>('POST', '/_control/bases/large', { body });
+      expect(made.status).toBe(201);
+      expect(made.body.summary.records).toBe(300);
+      const schema = await harness.call<{ tables: Array<{ fields: unknown[] }> }>('GET', `/v0/meta/bases/${made.body.id}/tables`);
+      expect(schema.body.tables.map((table) => table.fields.length)).toEqual([10, 10]);
+      const summary = await harness.call<{ records: number; attachments: number; tables: unknown[] }>(
+        'GET',
+        `/_control/bases/${made.body.id}/summary`,
+      );
+      expect(summary.body).toMatchObject({ records: 300, attachments: 300 });
+      expect(summary.body.tables).toHaveLength(2);
+      expect((await harness.call('POST', '/_control/bases/large', { body: { ...body, fieldsPerTable: 2 } })).status).toBe(422);
+    }));
 });

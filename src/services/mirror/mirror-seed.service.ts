@@ -15,12 +15,24 @@ import {
   upsertRecords,
 } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import type { RecordListPage } from '../../upstream/types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
+import { KeyedMutex } from '../keyed-mutex.js';
 import { isRecordChange, type MirrorChange } from './mirror-change.js';
 import { applySchemaChange, attachmentFieldIds, schemaOf, type MirrorSchema } from './mirror-schema.js';
 import { attachmentStats, canonicalJson, withChanges, withoutEmpty, type Cells } from './record-state.js';
 
 export type SeedOutcome = 'live' | 'gap' | 'overtaken' | 'no-mirror' | 'not-watched';
+
+/** A seed's read of the tables: what it staged, why it stopped, and its writes one at a time. */
+interface SeedReading {
+  records: number;
+  overtaken: boolean;
+  failure: unknown;
+  stop: AbortController;
+  writes: KeyedMutex;
+}
 
 const MERGE_CHUNK = 500;
 
@@ -38,7 +50,7 @@ export class MirrorSeedService {
     private readonly logger: Logger,
   ) {}
 
-  /** `keepAlive` is called after each page (the job's lock). */
+  /** `keepAlive` is called after each page's write (the job's lock), never two at once. */
   seed(baseId: string, keepAlive: () => Promise<void> = async () => undefined): Promise<SeedOutcome> {
     return withCallPurpose('audit', () => this.run(baseId, keepAlive));
   }
@@ -51,30 +63,68 @@ export class MirrorSeedService {
     const generation = await this.start(baseId, watch.webhookId, schema);
     if (generation === null) return 'no-mirror';
     const startedAt = Date.now();
-    let records = 0;
-    for (const table of schema.tables) {
-      for await (const page of upstream.listRecordPages(baseId, table.id, { returnFieldsByFieldId: true, pageSize: 100 })) {
-        if (!(await this.isCurrent(baseId, generation))) return 'overtaken';
-        await this.dataSource.transaction(async (manager) => {
-          if (page.restarted) await clearSeedTable(manager, baseId, table.id);
-          await putSeedRecords(
-            manager,
-            page.records.map((record) => ({
-              base_id: baseId,
-              record_id: record.id,
-              table_id: table.id,
-              created_time: new Date(record.createdTime).toISOString(),
-              fields_json: canonicalJson(withoutEmpty(record.fields)),
-            })),
-          );
-        });
-        records += page.records.length;
-        await keepAlive();
-      }
-    }
+    const reading: SeedReading = {
+      records: 0,
+      overtaken: false,
+      failure: undefined,
+      stop: new AbortController(),
+      writes: new KeyedMutex(),
+    };
+    // Side by side, as a full count reads them: one table after another would wait out every answer's latency in turn.
+    await Promise.allSettled(schema.tables.map((table) => this.readTable(upstream, baseId, table.id, generation, keepAlive, reading)));
+    if (reading.overtaken) return 'overtaken';
+    if (reading.failure !== undefined) throw reading.failure;
     const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema));
-    this.logger.info({ baseId, records, outcome, ms: Date.now() - startedAt }, 'mirror seeded');
+    this.logger.info({ baseId, records: reading.records, outcome, ms: Date.now() - startedAt }, 'mirror seeded');
     return outcome;
+  }
+
+  /**
+   * One table's pages in order into the staging rows, one page's write at a time across tables (`keepAlive` with it).
+   * The first failure, or a newer seed, stops the other tables' listings.
+   */
+  private async readTable(
+    upstream: UpstreamClient,
+    baseId: string,
+    tableId: string,
+    generation: number,
+    keepAlive: () => Promise<void>,
+    reading: SeedReading,
+  ): Promise<void> {
+    const options = { returnFieldsByFieldId: true, pageSize: 100 };
+    try {
+      for await (const page of upstream.listRecordPages(baseId, tableId, options, reading.stop.signal)) {
+        if (reading.stop.signal.aborted) return;
+        if (!(await this.isCurrent(baseId, generation))) {
+          reading.overtaken = true;
+          reading.stop.abort();
+          return;
+        }
+        await reading.writes.run(baseId, async () => {
+          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, page));
+          await keepAlive();
+        });
+        reading.records += page.records.length;
+      }
+    } catch (error) {
+      if (reading.stop.signal.aborted) return;
+      reading.failure = error;
+      reading.stop.abort(error);
+    }
+  }
+
+  private async putPage(manager: EntityManager, baseId: string, tableId: string, page: RecordListPage): Promise<void> {
+    if (page.restarted) await clearSeedTable(manager, baseId, tableId);
+    await putSeedRecords(
+      manager,
+      page.records.map((record) => ({
+        base_id: baseId,
+        record_id: record.id,
+        table_id: tableId,
+        created_time: new Date(record.createdTime).toISOString(),
+        fields_json: canonicalJson(withoutEmpty(record.fields)),
+      })),
+    );
   }
 
   /** Marks the mirror `seeding` under a new generation; changes ingested from now on wait as pending. */
