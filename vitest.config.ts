@@ -42,10 +42,9 @@ const PROCESS_TIER = [
 ];
 
 /**
- * The in-process app tier: files that start the whole app in this process (test/support/test-app.ts, or
- * src/server.ts itself) and talk to it over HTTP. Importing the app costs seconds, so these files share one module
- * graph per worker (`isolate: false`): each starts its own app, database and sandbox, so nothing else is shared but
- * the loaded code. Every other file runs isolated in the unit tier.
+ * The in-process tier: files that start the whole app in the test process (test/support/test-app.ts, or
+ * src/server.ts itself) and talk to it over HTTP; found by that import, so that a new file lands here by itself.
+ * The unit tier is every other file outside the process tier: rules and pieces without the app.
  */
 const STARTS_THE_APP = /\bimport \{[^}]*\b(startTestApp|startServer)\b[^}]*\} from '[^']*\/(test-app|server)\.js'/;
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -84,6 +83,13 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    /**
+     * Files share the loaded code of their worker: importing the app's ~400 modules took seconds per file, more than
+     * half of the in-process tier's time. Each file still starts its own app, database and sandbox; what modules
+     * keep for the process is the upstream limiter's windows (keyed by the upstream's URL, which carries each app's
+     * port; the limiter's own tests reset it) and caches of constant data.
+     */
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -91,11 +97,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'in-process', include: APP_TIER, exclude: PROCESS_TIER, maxWorkers: IN_PROCESS_WORKERS, isolate: false },
+        test: { name: 'in-process', include: APP_TIER, exclude: PROCESS_TIER, maxWorkers: IN_PROCESS_WORKERS },
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
-        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }, maxWorkers: IN_PROCESS_WORKERS, isolate: false },
+        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }, maxWorkers: IN_PROCESS_WORKERS },
       })),
       {
         extends: true,
