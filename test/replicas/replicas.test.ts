@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -9,8 +10,7 @@ import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
 import { ADMIN_URL, admin, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
-import { builtSandboxMain, builtServiceMain } from '../support/built-service.js';
-import { isWithin, processOfLocalPort, startWithBanner, type ServiceProcess } from '../support/processes.js';
+import { isWithin, processOfLocalPort, ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
@@ -19,9 +19,12 @@ import { deliveryEnv } from '../webhooks/support/webhook-support.js';
 import type { JsonBody } from '../support/json-body.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
-/** A replica is the built service under plain node (`npm run build`, then `npm start`'s command), set in beforeAll. */
-let replicaMain: string;
-const startReplica = () => startWithBanner(process.execPath, [replicaMain], replicaEnv);
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+/**
+ * A replica is node itself with tsx's loader, not the tsx command: that one relays signals to a node child of its
+ * own, and under load a SIGTERM could end the relay (exit 143) before it reached the service's handler.
+ */
+const REPLICA_COMMAND: [string, string[]] = [process.execPath, ['--import', 'tsx', 'src/main.ts']];
 const SANDBOX_TOKEN = 'replicas-sandbox-token';
 const REPLICAS = 3;
 
@@ -53,16 +56,15 @@ const stats = () =>
   control<{ requests: number; rateLimited: number; byBase: Record<string, { requests: number; rateLimited: number }> }>('GET', 'stats');
 
 /**
- * Three replicas as a deployment runs them (the built service, each its own process) on one PostgreSQL database and
- * one Redis prefix, against one standalone sandbox (`npm run sandbox`'s script, built) in real-upstream mode.
+ * Three replicas as a deployment runs them (`tsx src/main.ts`, each its own process) on one PostgreSQL database and
+ * one Redis prefix, against one standalone sandbox (`npm run sandbox`'s script) in real-upstream mode.
  */
 describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${database}`);
     receiver = await new Receiver().start();
     databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
-    replicaMain = await builtServiceMain();
-    sandbox = await startWithBanner(process.execPath, [await builtSandboxMain()], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
+    sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
     replicaEnv = {
       ...deliveryEnv(receiver.port),
       DATABASE_URL: databaseUrl,
@@ -91,10 +93,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     };
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startReplica());
+      replicas.push(await startWithBanner(...REPLICA_COMMAND, replicaEnv));
       http.push(createHttp(replicas[i].url, apiKey));
     }
-  }, 240_000);
+  }, 120_000);
 
   afterAll(async () => {
     for (const client of clients) await client.dispose();
@@ -295,7 +297,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     );
     expect(logged).toHaveLength(values.length);
     receiver.answer = () => ({ status: 200 });
-    replicas[killed] = await startReplica();
+    replicas[killed] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
     http[killed] = createHttp(replicas[killed]!.url, apiKey);
   }, 200_000);
 
@@ -321,7 +323,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       for (let i = 0; i < REPLICAS; i++) {
         replicas[i]!.child.kill('SIGTERM');
         expect(await replicas[i]!.exited).toBe(0);
-        replicas[i] = await startReplica();
+        replicas[i] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
         http[i] = createHttp(replicas[i]!.url, apiKey);
         await until(
           () => send(replicas[i]!.url, '/readyz', {}),
