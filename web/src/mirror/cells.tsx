@@ -1,4 +1,3 @@
-import './mirror.css';
 import { Instant, ISO_INSTANT } from './instant.js';
 import type { MirrorNames } from './mirror-names.js';
 
