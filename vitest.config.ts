@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -14,40 +17,40 @@ const singleGraphql: Plugin = {
 };
 
 /**
- * The second tier: files that start processes (the built app, replicas, the CLI, the standalone sandbox) or drive
- * Chromium. They run after the in-process tier, two at a time, so that their start-up deadlines are not met on a
- * machine that the first tier keeps busy.
+ * Tiers, found from each file's imports so that a new file lands in its tier by itself:
+ * - processes: files that start processes (the built app, replicas, the CLI, the standalone sandbox, a killed
+ *   worker) or drive Chromium. They run last, two at a time, so that their start-up deadlines are not met on a
+ *   machine that the other tiers keep busy.
+ * - in-process: files that start the whole app in the test process (test/support/test-app.ts, or src/server.ts
+ *   itself) and talk to it over HTTP.
+ * - unit: every other file: rules and pieces without the app.
  */
-const PROCESS_TIER = [
-  'test/e2e/**/*.test.ts',
-  'test/replicas/**/*.test.ts',
-  'test/web/**/*.test.ts',
-  'test/auth/web-sessions.test.ts',
-  'test/graphql/built-app.test.ts',
-  'test/graphql/cors-browser.test.ts',
-  'test/graphql/offline-ide.test.ts',
-  'test/graphql/schema-file.test.ts',
-  'test/integration/auth-revocation.test.ts',
-  'test/integration/connections.test.ts',
-  'test/integration/security-headers.test.ts',
-  'test/jobs/sqlite-backend-processes.test.ts',
-  'test/mirror/mirror-restore-kill.test.ts',
-  'test/sandbox/standalone.test.ts',
-];
+const STARTS_PROCESSES =
+  /(\bfrom |\bimport\()'(node:child_process|playwright-core|[^']*\/support\/(processes|built-service|browser-pages)\.js)'/;
+const STARTS_THE_APP = /\bimport \{[^}]*\b(startTestApp|startServer)\b[^}]*\} from '[^']*\/(test-app|server)\.js'/;
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const testFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? testFiles(join(dir, entry.name)) : entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
+  );
+const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const ALL_FILES = testFiles('test');
+const PROCESS_TIER = ALL_FILES.filter((file) => STARTS_PROCESSES.test(source(file)));
+const APP_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && STARTS_THE_APP.test(source(file)));
+const UNIT_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && !APP_TIER.includes(file));
 
 /**
  * Files whose rules depend on calendar days and zones run a second and third time with the machine's zone on either
- * side of the date line, so that no test assumes the machine's day is the UTC day.
+ * side of the date line, so that no test assumes the machine's day is the UTC day: the calendar and schedule units,
+ * and of the app, the daily schedule through Agenda (the one place where a dependency could read the machine's zone:
+ * every zone of ours is explicit) and the snapshot days it stores.
  */
 const DATE_HEAVY = [
   'test/unit/calendar.test.ts',
   'test/unit/daily-schedule.test.ts',
   'test/unit/forecast.test.ts',
   'test/unit/api-call-projection.test.ts',
-  'test/usage/usage-forecast.test.ts',
   'test/integration/snapshots.test.ts',
-  'test/integration/changes-query.test.ts',
-  'test/integration/usage-bases.test.ts',
   'test/jobs/usage-schedule.e2e.test.ts',
 ];
 const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
@@ -65,10 +68,22 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    /**
+     * Files share the loaded code of their worker: importing the app's ~400 modules took seconds per file, more than
+     * half of the in-process tier's time. Each file still starts its own app, database and sandbox; what modules
+     * keep for the process is the upstream limiter's windows (keyed by the upstream's URL, which carries each app's
+     * port) and caches of constant data. Unit files keep their own modules: several test module-level state (the
+     * limiters, the schema build) from a fresh start.
+     */
+    isolate: false,
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: PROCESS_TIER, maxWorkers: IN_PROCESS_WORKERS },
+        test: { name: 'unit', include: UNIT_TIER, isolate: true, maxWorkers: IN_PROCESS_WORKERS },
+      },
+      {
+        extends: true,
+        test: { name: 'in-process', include: APP_TIER, maxWorkers: IN_PROCESS_WORKERS },
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +6,22 @@ import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
-import { ROOT, startBuiltService } from '../support/processes.js';
+import { builtServiceMain } from '../support/built-service.js';
+import { startBuiltService as startBuilt } from '../support/processes.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp } from '../support/test-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basewatch-built-'));
 
-beforeAll(() => {
+let main: string;
+beforeAll(async () => {
   // The built app, not the sources: catches what only breaks under plain node (decorators, import cycles).
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
-}, 120_000);
+  main = await builtServiceMain();
+}, 180_000);
+const startBuiltService = (env: Record<string, string>) => startBuilt(env, main);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the built service (node dist/src/main.js)', () => {
+describe('the built service (npm run build, then node …/src/main.js)', () => {
   it('prints a demo key once on a fresh database, and honours BOOTSTRAP_API_KEY', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'demo.sqlite')}` };
     const first = await startBuiltService(env);

@@ -1,34 +1,26 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/services/credentials/api-key.js';
-import { ROOT, startBuiltService } from '../support/processes.js';
+import { builtServiceMain } from '../support/built-service.js';
+import { startBuiltService } from '../support/processes.js';
 import { codesOf, createGraphql } from './support/graphql-client.js';
 
-// Its own build, beside the e2e suite's dist/ (both may build at once): inside node_modules so that packages and
-// "type": "module" resolve as for dist/.
-const outDir = join(ROOT, 'node_modules/.cache/basewatch-graphql-build');
+let main: string;
 const dataDir = mkdtempSync(join(tmpdir(), 'basewatch-graphql-built-'));
 
-beforeAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-  });
+beforeAll(async () => {
+  main = await builtServiceMain();
 }, 180_000);
-afterAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('GraphQL in the built service (plain node: decorators, import cycles, one graphql copy)', () => {
   it('answers queries, applies limits, serves the IDE, and leaves SIGTERM to the service', async () => {
     const apiKey = generateApiKey();
     const { child, url, exited } = await startBuiltService(
       { BOOTSTRAP_API_KEY: apiKey, DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}` },
-      join(outDir, 'src/main.js'),
+      main,
     );
     const graphql = createGraphql(url, apiKey);
     const res = await graphql('{ viewer { name } airtableBases { restId } usageBases(last: 5) { nodes { id } pageInfo { hasNextPage } } }');

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -10,7 +9,8 @@ import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
 import { ADMIN_URL, admin, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
-import { isWithin, processOfLocalPort, ROOT, startWithBanner, type ServiceProcess } from '../support/processes.js';
+import { builtSandboxMain, builtServiceMain } from '../support/built-service.js';
+import { isWithin, processOfLocalPort, startWithBanner, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { sandboxApi } from '../support/sandbox-api.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
@@ -19,12 +19,9 @@ import { deliveryEnv } from '../webhooks/support/webhook-support.js';
 import type { JsonBody } from '../support/json-body.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-/**
- * A replica is node itself with tsx's loader, not the tsx command: that one relays signals to a node child of its
- * own, and under load a SIGTERM could end the relay (exit 143) before it reached the service's handler.
- */
-const REPLICA_COMMAND: [string, string[]] = [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+/** A replica is the built service under plain node (`npm run build`, then `npm start`'s command), set in beforeAll. */
+let replicaMain: string;
+const startReplica = () => startWithBanner(process.execPath, [replicaMain], replicaEnv);
 const SANDBOX_TOKEN = 'replicas-sandbox-token';
 const REPLICAS = 3;
 
@@ -65,15 +62,16 @@ const stats = () =>
   control<{ requests: number; rateLimited: number; byBase: Record<string, { requests: number; rateLimited: number }> }>('GET', 'stats');
 
 /**
- * Three replicas as a deployment runs them (`tsx src/main.ts`, each its own process) on one PostgreSQL database and
- * one Redis prefix, against one standalone sandbox (`npm run sandbox`'s script) in real-upstream mode.
+ * Three replicas as a deployment runs them (the built service, each its own process) on one PostgreSQL database and
+ * one Redis prefix, against one standalone sandbox (`npm run sandbox`'s script, built) in real-upstream mode.
  */
 describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${database}`);
     receiver = await new Receiver().start();
     databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
-    sandbox = await startWithBanner(TSX, ['src/sandbox/standalone.ts'], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
+    replicaMain = await builtServiceMain();
+    sandbox = await startWithBanner(process.execPath, [await builtSandboxMain()], { PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' });
     replicaEnv = {
       ...deliveryEnv(receiver.port),
       DATABASE_URL: databaseUrl,
@@ -102,10 +100,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     };
     // One after the other: the first migrates the database.
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startWithBanner(...REPLICA_COMMAND, replicaEnv));
+      replicas.push(await startReplica());
       http.push(createHttp(replicas[i].url, apiKey));
     }
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const client of clients) await client.dispose();
@@ -306,7 +304,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     );
     expect(logged).toHaveLength(values.length);
     receiver.answer = () => ({ status: 200 });
-    replicas[killed] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
+    replicas[killed] = await startReplica();
     http[killed] = createHttp(replicas[killed]!.url, apiKey);
   }, 200_000);
 
@@ -332,7 +330,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       for (let i = 0; i < REPLICAS; i++) {
         replicas[i]!.child.kill('SIGTERM');
         expect(await replicas[i]!.exited).toBe(0);
-        replicas[i] = await startWithBanner(...REPLICA_COMMAND, replicaEnv);
+        replicas[i] = await startReplica();
         http[i] = createHttp(replicas[i]!.url, apiKey);
         await until(
           () => send(replicas[i]!.url, '/readyz', {}),

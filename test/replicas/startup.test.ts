@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,14 +13,14 @@ import { migrations } from '../../src/migrations/index.js';
 import { UNIQUE_JOBS } from '../../src/jobs/unique-jobs.js';
 import { admin, createTestDatabase, query } from '../support/postgres.js';
 import { until } from '../support/eventually.js';
+import { builtServiceMain } from '../support/built-service.js';
 import { ROOT, runBuiltServiceToExit, startBuiltService, type FinishedProcess, type ServiceProcess } from '../support/processes.js';
 import { dropKeys, redisAvailable, TEST_REDIS_URL, testKeyPrefix } from '../support/redis.js';
 import { TEST_SECRET_KEY } from '../support/test-app.js';
 
 const available = (await admin('SELECT 1')) && (await redisAvailable());
-/** Built by this file into a folder of its own, so as not to race other test files' builds of dist/. */
-const BUILD = join(ROOT, 'node_modules/.cache/basewatch-startup-build');
-const MAIN = join(BUILD, 'src/main.js');
+/** The built service (test/support/built-service.ts), set before the first test. */
+let MAIN: string;
 const REPLICAS = 3;
 const OTHER_KEY = 'YW5vdGhlci1rZXktdGhhbi10aGUtb25lLXRoYXQtc2VhbGVkLXRoZW0';
 
@@ -86,16 +86,13 @@ function expectRefused(result: FinishedProcess, message: RegExp): void {
 }
 
 describe.skipIf(!available)('replicas started together (node dist/src/main.js)', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', BUILD], {
-      cwd: ROOT,
-    });
+  beforeAll(async () => {
+    MAIN = await builtServiceMain();
   }, 180_000);
   afterAll(async () => {
     await stop(running.filter((replica) => replica.child.exitCode === null));
     for (const drop of drops) await drop();
     await dropKeys(prefix);
-    rmSync(BUILD, { recursive: true, force: true });
   }, 120_000);
 
   let freshUrl: string;

@@ -37,8 +37,8 @@ export async function startWithBanner(command: string, args: string[], env: Reco
   return { child, url, output: () => stdout, exited };
 }
 
-/** Starts the BUILT service (`node dist/src/main.js`, or `main` of another build) and waits for its start-up banner. */
-export function startBuiltService(env: Record<string, string>, main = 'dist/src/main.js'): Promise<ServiceProcess> {
+/** Starts the BUILT service (`main`: see built-service.ts) and waits for its start-up banner. */
+export function startBuiltService(env: Record<string, string>, main: string): Promise<ServiceProcess> {
   return startWithBanner(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 }
 
@@ -57,7 +57,7 @@ export interface FinishedProcess {
 }
 
 /** Starts the BUILT service expecting it to end by itself (a refused start), and waits for that. */
-export function runBuiltServiceToExit(env: Record<string, string>, main = 'dist/src/main.js'): Promise<FinishedProcess> {
+export function runBuiltServiceToExit(env: Record<string, string>, main: string): Promise<FinishedProcess> {
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },

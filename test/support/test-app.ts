@@ -45,6 +45,10 @@ export async function startTestApp(env: Record<string, string> = {}, logStream?:
     ...env,
   });
   const running = await startServer(config, createLogger(config.logLevel, logStream));
+  // The test's fetch and the app share one event loop: after a test holds the loop for longer than the server's idle
+  // timeout (5 s; a synchronous seed of a thousand rows on a busy machine), fetch reuses an idle connection whose
+  // close is due in that same turn, and gets ECONNRESET. Idle connections outlive any such turn here.
+  running.server.keepAliveTimeout = 60_000;
   const newAccount = async (name = 'test') => {
     const { account, apiKey } = await running.services.accounts.create(name);
     return { http: createHttp(running.url, apiKey), apiKey, accountId: account.id };

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorBase, UpstreamWatch } from '../../entities/index.js';
 import type { Logger } from '../../logger.js';
@@ -37,6 +38,13 @@ interface SeedReading {
 const MERGE_CHUNK = 500;
 
 /**
+ * Tables listed at once. The base's 5 requests a second are shared by every listing: with all of a large base's tables
+ * at once each table's next page would wait behind all the others, long enough for its listing's offset to expire
+ * upstream; three keep answers' latency overlapped and every listing moving.
+ */
+const TABLES_AT_ONCE = 3;
+
+/**
  * Seeds a mirror (ARCHITECTURE flow "mirror"): reads the schema and every table in full (`ceil(n/100)` list requests a
  * table) into staging rows, while the ingestion keeps the changes that arrive meanwhile as pending; then, in one
  * transaction, applies the pending changes over the read, records a `baseline` version for every record that is new
@@ -70,8 +78,10 @@ export class MirrorSeedService {
       stop: new AbortController(),
       writes: new KeyedMutex(),
     };
-    // Side by side, as a full count reads them: one table after another would wait out every answer's latency in turn.
-    await Promise.allSettled(schema.tables.map((table) => this.readTable(upstream, baseId, table.id, generation, keepAlive, reading)));
+    const limit = pLimit(TABLES_AT_ONCE);
+    await Promise.allSettled(
+      schema.tables.map((table) => limit(() => this.readTable(upstream, baseId, table.id, generation, keepAlive, reading))),
+    );
     if (reading.overtaken) return 'overtaken';
     if (reading.failure !== undefined) throw reading.failure;
     const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema));
@@ -92,6 +102,7 @@ export class MirrorSeedService {
     reading: SeedReading,
   ): Promise<void> {
     const options = { returnFieldsByFieldId: true, pageSize: 100 };
+    if (reading.stop.signal.aborted) return;
     try {
       for await (const page of upstream.listRecordPages(baseId, tableId, options, reading.stop.signal)) {
         if (reading.stop.signal.aborted) return;
