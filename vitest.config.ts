@@ -19,8 +19,7 @@ const singleGraphql: Plugin = {
 /**
  * Tiers, found from each file's imports so that a new file lands in its tier by itself:
  * - processes: files that start processes (the built app, replicas, the CLI, the standalone sandbox, a killed
- *   worker) or drive Chromium. They run last, two at a time, so that their start-up deadlines are not met on a
- *   machine that the other tiers keep busy.
+ *   worker) or drive Chromium.
  * - in-process: files that start the whole app in the test process (test/support/test-app.ts, or src/server.ts
  *   itself) and talk to it over HTTP.
  * - unit: every other file: rules and pieces without the app.
@@ -56,10 +55,12 @@ const DATE_HEAVY = [
 const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
 
 /**
- * Most tests wait on I/O (SQLite, the in-process sandbox, timers) more than they compute: three files at a time keep
- * two cores busy (vitest's default on two cores is one file at a time).
+ * Files at a time. Most tests wait (on SQLite, the sandbox, timers, processes starting, a lease running out) more than
+ * they compute: three keep two cores busy (vitest's default on two cores is one file at a time). The process tier
+ * runs last, on its own: the rate-limit tests count requests within a second and fail on a machine that a file
+ * starting replicas or Chromium beside them keeps busy.
  */
-const IN_PROCESS_WORKERS = 3;
+const WORKERS = 3;
 
 export default defineConfig({
   plugins: [singleGraphql],
@@ -76,22 +77,23 @@ export default defineConfig({
      * limiters, the schema build) from a fresh start.
      */
     isolate: false,
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: UNIT_TIER, isolate: true, maxWorkers: IN_PROCESS_WORKERS },
+        test: { name: 'unit', include: UNIT_TIER, isolate: true},
       },
       {
         extends: true,
-        test: { name: 'in-process', include: APP_TIER, maxWorkers: IN_PROCESS_WORKERS },
+        test: { name: 'in-process', include: APP_TIER},
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
-        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }, maxWorkers: IN_PROCESS_WORKERS },
+        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }},
       })),
       {
         extends: true,
-        test: { name: 'processes', include: PROCESS_TIER, maxWorkers: 2, sequence: { groupOrder: 1 } },
+        test: { name: 'processes', include: PROCESS_TIER, sequence: { groupOrder: 1 } },
       },
     ],
   },
