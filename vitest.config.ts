@@ -81,15 +81,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: UNIT_TIER, isolate: true},
+        test: { name: 'unit', include: UNIT_TIER, isolate: true },
       },
       {
         extends: true,
-        test: { name: 'in-process', include: APP_TIER},
+        test: { name: 'in-process', include: APP_TIER },
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
-        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }},
+        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone } },
       })),
       {
         extends: true,

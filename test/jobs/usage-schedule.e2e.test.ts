@@ -144,7 +144,7 @@ describe('spread and shutdown', () => {
     await until(async () => (await runsOf(app, base.id)).length === 1);
     await app.running.close();
     const db = new Database(join(app.dir, 'test.sqlite'), { readonly: true });
-    expect(db.prepare('SELECT status FROM usage_run WHERE usage_base_id = ?').all(base.id)).toEqual([{ status: 'ok' }]);
+    expect(db.prepare('SELECT status, error FROM usage_run WHERE usage_base_id = ?').all(base.id)).toEqual([{ status: 'ok', error: null }]);
     expect(db.prepare('SELECT COUNT(*) AS n FROM usage_snapshot WHERE usage_base_id = ?').get(base.id)).toEqual({ n: 1 });
     db.close();
   });
