@@ -1,8 +1,8 @@
-import { ApolloProvider } from '@apollo/client/react';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Session } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { createGraphqlClient } from './graphql-client.js';
+import { GraphqlClientContext } from './graphql-hooks.js';
 import { signedInRoute } from './routes.js';
 import { SessionContext } from './session-context.js';
 
@@ -18,17 +18,17 @@ interface Props {
 }
 
 /**
- * Everything behind sign-in, in a chunk of its own (Apollo Client, Usage and a base's page; the other pages in web/src/more-pages.ts): the sign-in
+ * Everything behind sign-in, in a chunk of its own (the GraphQL client, Usage and a base's page; the other pages in web/src/more-pages.ts): the sign-in
  * page loads without it. Each session gets a client of its own, so nothing read in one session shows in the next.
  */
 export default function SignedInApp({ path, session, setSession, csrfToken }: Props) {
   const client = useMemo(() => createGraphqlClient(csrfToken), [session.user.id]);
   return (
-    <ApolloProvider client={client}>
+    <GraphqlClientContext.Provider value={client}>
       <SessionContext.Provider value={{ session, setSession }}>
         <Page path={path} />
       </SessionContext.Provider>
-    </ApolloProvider>
+    </GraphqlClientContext.Provider>
   );
 }
 

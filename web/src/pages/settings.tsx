@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { ErrorMessage } from '../form.js';
 import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery } from '../graphql-hooks.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';

@@ -1,5 +1,4 @@
-import type { ApolloCache } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
@@ -38,7 +37,7 @@ const DISCONNECT = graphql(
 );
 
 /** Another connection sees other bases: what was read through the old one is dropped. */
-const forgetUpstreamReads = { update: (cache: ApolloCache) => void cache.evict({ id: 'ROOT_QUERY', fieldName: 'airtableBases' }) };
+const forgetUpstreamReads = { additionalTypenames: ['AirtableBase'] };
 
 /** The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. */
 export function ConnectionSection() {
