@@ -76,7 +76,7 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     outdir: assets,
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
-    // The signed-in part (Apollo Client, the pages) is a chunk of its own: the sign-in page needs none of it. The
+    // The signed-in part (the GraphQL client, the pages) is a chunk of its own: the sign-in page needs none of it. The
     // less visited pages (web/src/more-pages.ts) and uPlot are chunks of their own too, loaded when first wanted.
     splitting: true,
     bundle: true,
@@ -85,8 +85,6 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     target: ['chrome120', 'firefox120', 'safari17'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    // Apollo Client's React hooks run on Preact through its compat layer.
-    alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },
     define: { 'process.env.NODE_ENV': '"production"', __DEV__: 'false' },
     legalComments: 'none',
     metafile: true,
