@@ -16,10 +16,11 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><re
 `;
 
 /**
- * The page. `preload`: the chunks behind sign-in, written as a comment that the server turns into modulepreload
- * links for a signed-in browser (src/web/web.routes.ts), so they load beside the first one instead of after it.
+ * The page. `shared`: the chunks the entry imports, preloaded beside it (not found only once it has arrived). `preload`: the chunks behind sign-in that its first page needs, written as a comment that the server
+ * turns into modulepreload links for a signed-in browser (src/web/web.routes.ts), so they load beside the first one
+ * instead of after it.
  */
-const page = (script, style, icon, preload) => `<!doctype html>
+const page = (script, style, icon, shared, preload) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -32,6 +33,7 @@ const page = (script, style, icon, preload) => `<!doctype html>
   <link rel="icon" type="image/svg+xml" href="/assets/${icon}">
   <link rel="stylesheet" href="/assets/${style}">
   <script type="module" src="/assets/${script}"></script>
+  ${shared.map((chunk) => `<link rel="modulepreload" href="/assets/${chunk}">`).join('')}
   <!--signed-in ${preload.map((chunk) => `<link rel="modulepreload" href="/assets/${chunk}">`).join('')} signed-in-->
 </head>
 <body>
@@ -40,6 +42,29 @@ const page = (script, style, icon, preload) => `<!doctype html>
 </body>
 </html>
 `;
+
+/**
+ * `shared`: the chunks the entry imports. `preload`: the signed-in chunk and the chunks it imports, less those:
+ * what a signed-in visit needs before its first page shows. The other pages' chunk and uPlot's load when wanted.
+ */
+function chunksToPreload(outputs, script) {
+  const files = Object.keys(outputs);
+  const start = files.find((file) => outputs[file].entryPoint?.endsWith('web/src/signed-in.tsx'));
+  const imported = (file, into = new Set()) => {
+    for (const { path, kind } of outputs[file].imports) {
+      const next = files.find((other) => other === path || basename(other) === basename(path));
+      if (kind === 'import-statement' && next && !into.has(next)) imported(next, into.add(next));
+    }
+    return into;
+  };
+  const entryFile = files.find((file) => basename(file) === script);
+  const shared = imported(entryFile);
+  const signedIn = start ? [start, ...imported(start)] : [];
+  return {
+    shared: [...shared].map((file) => basename(file)),
+    preload: signedIn.filter((file) => !shared.has(file)).map((file) => basename(file)),
+  };
+}
 
 export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
   const assets = join(outDir, 'assets');
@@ -51,7 +76,8 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     outdir: assets,
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
-    // The signed-in part (Apollo Client, the pages, the chart) is a chunk of its own: the sign-in page needs none of it.
+    // The signed-in part (the GraphQL client, the pages) is a chunk of its own: the sign-in page needs none of it. The
+    // less visited pages (web/src/more-pages.ts) and uPlot are chunks of their own too, loaded when first wanted.
     splitting: true,
     bundle: true,
     minify: true,
@@ -59,8 +85,6 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     target: ['chrome120', 'firefox120', 'safari17'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    // Apollo Client's React hooks run on Preact through its compat layer.
-    alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },
     define: { 'process.env.NODE_ENV': '"production"', __DEV__: 'false' },
     legalComments: 'none',
     metafile: true,
@@ -70,7 +94,7 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
   const entry = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint && file.endsWith('.js'));
   const script = entry && basename(entry[0]);
   const style = outputs.find((file) => file.endsWith('.css'));
-  const preload = outputs.filter((file) => file.endsWith('.js') && file !== script);
+  const { shared, preload } = chunksToPreload(result.metafile.outputs, script);
   if (!script || !style || outputs.filter((file) => file.endsWith('.css')).length !== 1) {
     throw new Error(`web build: expected an entry .js and one .css output, got ${outputs.join(', ')}`);
   }
@@ -83,7 +107,7 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
   await writeFile(join(assets, icon), FAVICON);
   outputs.push(icon);
   const staging = join(outDir, `index.${process.pid}.${Date.now()}.html`);
-  await writeFile(staging, page(script, style, icon, preload));
+  await writeFile(staging, page(script, style, icon, shared, preload));
   await rename(staging, join(outDir, 'index.html'));
   for (const file of await readdir(assets)) {
     if (!outputs.includes(file.replace(/\.gz$/, ''))) await rm(join(assets, file), { force: true });

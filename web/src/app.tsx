@@ -4,6 +4,7 @@ import { ErrorMessage } from './form.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
+import { signedInRoute } from './routes.js';
 import { navigate, useLocation } from './router.js';
 import { onSessionEnded, SESSION_ENDED_MESSAGE, sessionStarted } from './session-end.js';
 
@@ -11,8 +12,12 @@ const SIGNED_OUT_PATHS = ['/sign-in', '/sign-up'];
 
 type SignedInModule = typeof import('./signed-in.js');
 let signedInModule: Promise<SignedInModule> | undefined;
-/** The signed-in chunk, loaded once; at once when the page was served to a signed-in browser (beside the session). */
-const loadSignedIn = () => (signedInModule ??= import('./signed-in.js'));
+/**
+ * The signed-in chunk, loaded once with the first page's own: at once when the page was served to a signed-in
+ * browser (beside the session).
+ */
+const loadSignedIn = () =>
+  (signedInModule ??= Promise.all([import('./signed-in.js'), signedInRoute(location.pathname).load()]).then(([module]) => module));
 if (servedSignedIn()) void loadSignedIn();
 
 /** Loads the session, then shows the sign-in pages or the signed-in pages by path. */

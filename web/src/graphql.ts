@@ -3,8 +3,8 @@ import type { introspection } from './graphql-env.js';
 
 /**
  * Every GraphQL document of the web app is written with this `graphql()`: gql.tada infers its result and variables
- * types from schema.graphql (through graphql-env.d.ts, written by `npm run web:codegen`), and Apollo Client's hooks
- * take them from the document. A document asking for a field the schema does not have fails the type check.
+ * types from schema.graphql (through graphql-env.d.ts, written by `npm run web:codegen`), and the hooks of
+ * graphql-hooks.ts take them from the document. A document asking for a field the schema does not have fails the type check.
  * Fragments are not masked: a query's data holds the fields of the fragments it spreads, as the server sends them.
  */
 export const graphql = initGraphQLTada<{

@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useApolloClient } from '@apollo/client/react';
 import { signOut } from './auth-api.js';
 import { ErrorMessage } from './form.js';
 import { Link, navigate, useLocation } from './router.js';
@@ -17,7 +16,6 @@ const NAV = [
 /** The signed-in frame: skip link, header with navigation and sign-out, and the page in <main> (focused on navigation). */
 export function Layout({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
   const { session, setSession } = useSession();
-  const client = useApolloClient();
   const { path } = useLocation();
   const [error, setError] = useState<unknown>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -29,7 +27,7 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
     try {
       signingOutHere();
       await signOut(session.csrfToken);
-      await client.clearStore();
+      // The session's GraphQL client and its cache go with the signed-in pages (web/src/signed-in.tsx).
       setSession(null);
       navigate('/sign-in', { replace: true });
     } catch (failure) {

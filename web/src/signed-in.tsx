@@ -1,39 +1,13 @@
-import { ApolloProvider } from '@apollo/client/react';
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Session } from './auth-api.js';
+import { ErrorMessage } from './form.js';
 import { createGraphqlClient } from './graphql-client.js';
-import { AuditChangesPage } from './pages/audit-changes.js';
-import { AuditConfigsPage } from './pages/audit-configs.js';
-import { BasePage } from './pages/base.js';
-import { DeletedRecordsPage } from './pages/deleted-records.js';
-import { RecordHistoryPage } from './pages/record-history.js';
-import { mirrorRoute } from './mirror/mirror-paths.js';
-import { NotFoundPage } from './pages/not-found.js';
-import { SettingsPage } from './pages/settings.js';
-import { UsagePage } from './pages/usage.js';
-import { WebhooksPage } from './pages/webhooks.js';
+import { GraphqlClientContext } from './graphql-hooks.js';
+import { signedInRoute } from './routes.js';
 import { SessionContext } from './session-context.js';
 
-/**
- * The signed-in page of a path; "not found" for any other. Paths avoid the APIs' (`/webhooks`, `/usage`…): the server
- * answers a page only for paths no API route takes, so webhooks live at `/forwarding`.
- */
-function signedInPage(path: string) {
-  const id = (prefix: string) =>
-    path.startsWith(prefix) && path.length > prefix.length ? decodeURIComponent(path.slice(prefix.length)) : undefined;
-  const baseId = id('/bases/');
-  const configId = id('/audit-log/');
-  if (path === '/settings') return <SettingsPage />;
-  if (path === '/forwarding') return <WebhooksPage />;
-  if (path === '/audit-log') return <AuditConfigsPage />;
-  const mirror = mirrorRoute(path);
-  if (mirror?.page === 'history') return <RecordHistoryPage configId={mirror.configId} recordId={mirror.recordId} />;
-  if (mirror?.page === 'deleted') return <DeletedRecordsPage configId={mirror.configId} />;
-  if (configId) return <AuditChangesPage id={configId} />;
-  if (baseId) return <BasePage id={baseId} />;
-  if (path === '/') return <UsagePage />;
-  return <NotFoundPage path={path} />;
-}
+export { BasePage } from './pages/base.js';
+export { UsagePage } from './pages/usage.js';
 
 interface Props {
   path: string;
@@ -44,14 +18,28 @@ interface Props {
 }
 
 /**
- * Everything behind sign-in, in a chunk of its own (Apollo Client, the pages, the chart): the sign-in page loads
- * without it. Each session gets a client of its own, so nothing read in one session shows in the next.
+ * Everything behind sign-in, in a chunk of its own (the GraphQL client, Usage and a base's page; the other pages in web/src/more-pages.ts): the sign-in
+ * page loads without it. Each session gets a client of its own, so nothing read in one session shows in the next.
  */
 export default function SignedInApp({ path, session, setSession, csrfToken }: Props) {
   const client = useMemo(() => createGraphqlClient(csrfToken), [session.user.id]);
   return (
-    <ApolloProvider client={client}>
-      <SessionContext.Provider value={{ session, setSession }}>{signedInPage(path)}</SessionContext.Provider>
-    </ApolloProvider>
+    <GraphqlClientContext.Provider value={client}>
+      <SessionContext.Provider value={{ session, setSession }}>
+        <Page path={path} />
+      </SessionContext.Provider>
+    </GraphqlClientContext.Provider>
   );
+}
+
+/** The path's page, once its chunk is in. */
+function Page({ path }: { path: string }) {
+  const route = signedInRoute(path);
+  const page = route.render();
+  const [, setLoaded] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (!page) route.load().then(() => setLoaded((n) => n + 1), setError);
+  }, [route.load, page === null]);
+  return page ?? (error ? <ErrorMessage error={error} /> : <p class="loading">Loading…</p>);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { formatBytes, formatCount, formatDay } from './format.js';
 import { byteAxis, COUNT_INCREMENTS, dayNumber, dayOfNumber, dayTickLabel, dayTicks } from './usage/chart-scale.js';
 import { stackPerTable, type Metric } from './usage/stack.js';
@@ -29,6 +29,10 @@ function labelWidth(labels: Array<string | number | null>): number {
   return Math.max(0, ...labels.map((label) => (label === null ? 0 : measure!.measureText(String(label)).width)));
 }
 
+/** uPlot (~20 KB gzipped) is fetched when a chart is first drawn: only a base's page has one. */
+let uPlotModule: Promise<{ default: typeof uPlot }> | undefined;
+const loadUPlot = () => (uPlotModule ??= import('uplot'));
+
 interface Props {
   /** The counted days, oldest first. */
   days: ChartDay[];
@@ -40,7 +44,7 @@ interface Props {
 }
 
 /**
- * Records or attachment storage per day of the base's zone, stacked per table (uPlot: canvas, ~20 KB gzipped; each
+ * Records or attachment storage per day of the base's zone, stacked per table (uPlot: canvas, loaded on first use; each
  * table's band is filled down to the one under it), with the base's limit of that metric as a dashed line. The x
  * axis counts days (day, week or month ticks by what fits); a day without a count is a gap, not a line across it.
  * The hover legend names the day, its total and each table's value. The drawn totals are on the figure as
@@ -71,6 +75,23 @@ export function UsageChart({ days, from, timezone, limits = NO_LIMITS }: Props) 
   useEffect(() => {
     const element = box.current;
     if (!element || days.length === 0) return;
+    let plot: uPlot | undefined;
+    let resize: ResizeObserver | undefined;
+    let gone = false;
+    void loadUPlot().then(({ default: UPlot }) => {
+      if (gone) return;
+      plot = drawPlot(UPlot, element);
+      resize = new ResizeObserver(() => plot?.setSize({ width: Math.max(260, element.clientWidth), height: HEIGHT }));
+      resize.observe(element);
+    });
+    return () => {
+      gone = true;
+      resize?.disconnect();
+      plot?.destroy();
+    };
+  }, [model, limit, metric, days.length]);
+
+  const drawPlot = (UPlot: typeof uPlot, element: HTMLDivElement) => {
     const { tables, xs, series } = model;
     const top = Math.max(0, ...series.flat().map((v) => v ?? 0), limit ?? 0) * 1.1 || 1;
     const bytes = byteAxis(top);
@@ -78,7 +99,7 @@ export function UsageChart({ days, from, timezone, limits = NO_LIMITS }: Props) 
     const record = (name: 'xTicks' | 'yTicks', labels: Array<string | number | null>) => {
       if (figure.current) figure.current.dataset[name] = JSON.stringify(labels);
     };
-    const plot = new uPlot(
+    return new UPlot(
       {
         width: Math.max(260, element.clientWidth),
         height: HEIGHT,
@@ -135,13 +156,7 @@ export function UsageChart({ days, from, timezone, limits = NO_LIMITS }: Props) 
       [xs, ...series],
       element,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(260, element.clientWidth), height: HEIGHT }));
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
-  }, [model, limit, metric, days.length]);
+  };
 
   const totals = days.map(({ date, recordCount, storageBytes }) => ({ date, recordCount, storageBytes }));
   const what = metric === 'recordCount' ? 'Records' : 'Attachment storage';

@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { useEffect } from 'preact/hooks';
 import { graphql, type ResultOf } from '../graphql.js';
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery } from '../graphql-hooks.js';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { graphql, type ResultOf } from '../graphql.js';

@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { graphql } from '../graphql.js';
 import { FieldName, VersionDiff } from './cells.js';
 import { Instant } from './instant.js';

@@ -1,4 +1,4 @@
-import { useQuery, useSubscription } from '@apollo/client/react';
+import { useQuery, useSubscription } from '../graphql-hooks.js';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { ChangeDiff, KeyName } from '../audit/change-diff.js';
 import { ChangeFilters, type ChangeFilter, type KnownRecord } from '../audit/change-filters.js';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { BaseSelect, ErrorMessage, selectValue } from '../form.js';
 import { graphql, type SchemaType } from '../graphql.js';

@@ -1,4 +1,4 @@
-import { useApolloClient, useMutation, useQuery, useSubscription } from '@apollo/client/react';
+import { useMutation, useQuery, useRefetchShown, useSubscription } from '../graphql-hooks.js';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Day, formatBytes, formatCount } from '../format.js';
@@ -78,8 +78,7 @@ export function BasePage({ id }: { id: string }) {
   const variables = { id, from: rangeStart(range), ...paging.variables };
   const { data, error } = useQuery(BASE, { variables });
   // A count changes the page's base: its days, forecast, counting and alerts.
-  const client = useApolloClient();
-  const refetch = () => client.refetchQueries({ include: 'active' });
+  const refetch = useRefetchShown();
   useSubscription(SNAPSHOT_RECORDED, { variables: { id }, onData: () => void refetch() });
   const [run, running] = useMutation(RUN);
   const base = data?.usageBase;

@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, selectValue } from '../form.js';
 import { graphql } from '../graphql.js';

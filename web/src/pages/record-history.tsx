@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { graphql, type ResultOf } from '../graphql.js';

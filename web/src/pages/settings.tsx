@@ -1,4 +1,4 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery } from '../graphql-hooks.js';
 import { ErrorMessage } from '../form.js';
 import { graphql } from '../graphql.js';
 import { Layout } from '../layout.js';
@@ -8,10 +8,7 @@ import { CONNECTION_FIELDS, ConnectionSection, SHARED_CONNECTION_FIELDS } from '
 import { PasswordSection } from '../settings/password.js';
 import { SessionsSection } from '../settings/sessions.js';
 
-/**
- * Everything the sections first show, in one request; each section then reads its part from the cache (the API key
- * section's first page is `apiKeys(first: API_KEYS_PAGE)`, the same field and arguments).
- */
+/** Everything the sections first show, in one request, handed to them (the API key section's first page too). */
 const SETTINGS = graphql(
   `
     query Settings($apiKeysFirst: Int!) {
@@ -38,8 +35,8 @@ export function SettingsPage() {
       <ErrorMessage error={error} />
       {data && (
         <>
-          <ConnectionSection />
-          <ApiKeysSection />
+          <ConnectionSection connection={data.viewer.connection} shared={data.viewer.sharedConnection} />
+          <ApiKeysSection firstPage={data.viewer.apiKeys} />
         </>
       )}
       <AccountNameSection />

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery } from '../graphql-hooks.js';
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { Day, formatBytes, formatCount, formatPercent, Time } from '../format.js';

@@ -1,4 +1,4 @@
-import { useMutation } from '@apollo/client/react';
+import { useMutation } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { graphql } from '../graphql.js';

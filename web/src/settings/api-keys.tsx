@@ -1,8 +1,8 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation, useQuery, useRefetchShown } from '../graphql-hooks.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type ResultOf } from '../graphql.js';
 import { PAGE_INFO_FIELDS, Pager, usePaging } from '../pager.js';
 import { TableScroll } from '../table-scroll.js';
 
@@ -18,6 +18,7 @@ export const API_KEY_PAGE_FIELDS = graphql(
   `,
   [PAGE_INFO_FIELDS],
 );
+type ApiKeyPage = ResultOf<typeof API_KEY_PAGE_FIELDS>;
 const API_KEYS = graphql(
   `
     query ApiKeys($first: Int, $after: String, $last: Int, $before: String) {
@@ -38,9 +39,12 @@ const REVOKE = graphql(`
 `);
 
 /** Create (the key shown once, with a copy button), list with prefix and times, revoke after a confirmation. */
-export function ApiKeysSection() {
+export function ApiKeysSection({ firstPage }: { firstPage: ApiKeyPage }) {
   const paging = usePaging(API_KEYS_PAGE);
-  const { data, error, refetch } = useQuery(API_KEYS, { variables: paging.variables });
+  // The first page comes with the settings page's query; another is asked for here.
+  const onFirstPage = !paging.variables.after && !paging.variables.before;
+  const { data, error } = useQuery(API_KEYS, { variables: paging.variables, skip: onFirstPage });
+  const refetch = useRefetchShown();
   const [create, created] = useMutation(CREATE);
   const [revoke, revoked] = useMutation(REVOKE);
   const [name, setName] = useState('');
@@ -68,7 +72,7 @@ export function ApiKeysSection() {
     await navigator.clipboard.writeText(shown!.key);
     setCopied(true);
   };
-  const keys = data?.viewer.apiKeys;
+  const keys = onFirstPage ? firstPage : data?.viewer.apiKeys;
   const confirmingKey = keys?.nodes.find((key) => key.id === confirming);
   const confirmButton = useRef<HTMLButtonElement>(null);
   // The question is asked where the eye and the keyboard are: its first answer takes the focus (and scrolls in view).

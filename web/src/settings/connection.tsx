@@ -1,9 +1,8 @@
-import type { ApolloCache } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue } from '../form.js';
 import { Time } from '../format.js';
-import { graphql } from '../graphql.js';
+import { graphql, type ResultOf } from '../graphql.js';
 
 export const CONNECTION_FIELDS = graphql(`
   fragment ConnectionFields on UpstreamConnection { kind email upstreamUserId status connectedAt lastError }
@@ -11,12 +10,6 @@ export const CONNECTION_FIELDS = graphql(`
 export const SHARED_CONNECTION_FIELDS = graphql(`
   fragment SharedConnectionFields on SharedUpstreamConnection { upstreamUserId email }
 `);
-const CONNECTION = graphql(
-  `
-    query Connection { viewer { id connection { ...ConnectionFields } sharedConnection { ...SharedConnectionFields } } }
-  `,
-  [CONNECTION_FIELDS, SHARED_CONNECTION_FIELDS],
-);
 const CONNECT_TOKEN = graphql(
   `
     mutation ConnectAirtableToken($token: String!) {
@@ -38,19 +31,22 @@ const DISCONNECT = graphql(
 );
 
 /** Another connection sees other bases: what was read through the old one is dropped. */
-const forgetUpstreamReads = { update: (cache: ApolloCache) => void cache.evict({ id: 'ROOT_QUERY', fieldName: 'airtableBases' }) };
+const forgetUpstreamReads = { additionalTypenames: ['AirtableBase'] };
 
-/** The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. */
-export function ConnectionSection() {
-  const { data, error } = useQuery(CONNECTION);
+type Connection = ResultOf<typeof CONNECTION_FIELDS>;
+type SharedConnection = ResultOf<typeof SHARED_CONNECTION_FIELDS>;
+
+/**
+ * The account's Airtable connection: its status, connect by OAuth or a pasted token, reconnect, disconnect. The
+ * settings page's query reads it (and reads it again after a change here: the answer names its types).
+ */
+export function ConnectionSection({ connection, shared }: { connection: Connection | null; shared: SharedConnection | null }) {
   const [connectToken, connecting] = useMutation(CONNECT_TOKEN, forgetUpstreamReads);
   const [startOAuth, starting] = useMutation(START_OAUTH);
   const [disconnect, disconnecting] = useMutation(DISCONNECT, forgetUpstreamReads);
   const [token, setToken] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [oauthOutcome] = useState(readOAuthOutcome);
-  const connection = data?.viewer.connection;
-  const shared = data?.viewer.sharedConnection;
   // Shown only once the connection read back confirms it.
   const connected = oauthOutcome === 'connected' && connection?.kind === 'OAUTH' && connection.status === 'ACTIVE';
   const oauthError = oauthOutcome && oauthOutcome !== 'connected' ? (OAUTH_FAILURES[oauthOutcome] ?? OAUTH_FAILED) : null;
@@ -74,15 +70,15 @@ export function ConnectionSection() {
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Airtable connection</h2>
       {connected && <p role="status">Connected with Airtable.</p>}
-      <ErrorMessage error={oauthError ?? error ?? connecting.error ?? starting.error ?? disconnecting.error} />
-      {data && !connection && shared && (
+      <ErrorMessage error={oauthError ?? connecting.error ?? starting.error ?? disconnecting.error} />
+      {!connection && shared && (
         <p class="notice warn" data-testid="shared-connection">
           Using this deployment’s <strong>shared</strong> Airtable connection, as <strong>{shared.email ?? shared.upstreamUserId}</strong>:
           your tracked bases, audit log and webhooks see what that Airtable user sees, and the API calls are made as that user. Connect your
           own Airtable account to use yours instead.
         </p>
       )}
-      {data && !connection && !shared && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
+      {!connection && !shared && <p class="empty">Not connected: connect an Airtable account to track its bases.</p>}
       {connection && (
         <dl class="facts" data-testid="connection-status">
           <dt>Status</dt>

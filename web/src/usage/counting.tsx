@@ -1,5 +1,5 @@
-import { useMutation } from '@apollo/client/react';
-import { useState } from 'preact/hooks';
+import { useMutation } from '../graphql-hooks.js';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage } from '../form.js';
 import { formatCount } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
@@ -27,14 +27,18 @@ const DAYS_SHOWN = 7;
 export function CountingSection({ id, counting }: { id: string; counting: UsageCounting }) {
   const [update, { loading, error }] = useMutation(SET_COUNTING);
   const [saved, setSaved] = useState<boolean | null>(null);
-  // The box shows what was asked for while it is saved (a controlled box would flip back until the answer came).
+  // The box shows what was asked for while it is saved and until the page's data, asked again after the change, has
+  // it (a controlled box would flip back until then).
   const [asked, setAsked] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (asked === counting.countOnlyWhenChanged) setAsked(null);
+  }, [counting]);
   const toggle = async (countOnlyWhenChanged: boolean) => {
     setSaved(null);
     setAsked(countOnlyWhenChanged);
     const result = await update({ variables: { id, countOnlyWhenChanged } }).catch(() => null);
-    setAsked(null);
     if (result?.data) setSaved(countOnlyWhenChanged);
+    else setAsked(null);
   };
   const spent = counting.days.reduce((sum, day) => sum + (day.apiCalls ?? 0), 0);
   return (

@@ -1,4 +1,4 @@
-import { useMutation } from '@apollo/client/react';
+import { useMutation } from '../graphql-hooks.js';
 import { useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue, selectValue, useSubmit } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
