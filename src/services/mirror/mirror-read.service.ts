@@ -10,13 +10,14 @@ import {
   findMirror,
   mirrorCounts,
   recordRow,
+  searchRecordRows,
   versionsBack,
   type StoredVersionRow,
 } from '../../repositories/mirror.repository.js';
 import type { MonitoringConfigService } from '../monitoring-config.service.js';
 import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { SEQ_POSITION } from '../signed-cursor.js';
-import type { DeletedRecordsInput } from './mirror.input.js';
+import type { DeletedRecordsInput, RecordSearchInput } from './mirror.input.js';
 import { parseSchema, type MirrorField } from './mirror-schema.js';
 import { foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
 
@@ -59,6 +60,17 @@ export interface DeletedRecord {
   deletedBy: string | null;
   fields: Cells;
 }
+
+/** A record found by its primary field's value or its id: what a picker offers. */
+export interface RecordMatch {
+  id: string;
+  tableId: string;
+  /** The primary field's value as text (a list's items joined by ", "); null when it is empty. */
+  primaryValue: string | null;
+}
+
+/** A record search's limits: 20 matches unless asked, at most 50. */
+export const SEARCH_LIMIT = { default: 20, max: 50 } as const;
 
 /** Where a page of deleted records starts: after this record, newest first. */
 export const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.string().max(32) });
@@ -141,6 +153,49 @@ export class MirrorReadService {
     const deletion = last.eventType === 'record_delete' ? last : undefined;
     // The state of a deleted record is what it held before its deletion, folded into `state` already.
     return { id: recordId, tableId: row.table_id, createdTime: row.created_time, deletedAt: deletion?.at ?? null, fields: last.state };
+  }
+
+  /**
+   * Records not deleted whose primary field's value contains `search` (any case), or whose id starts with it (`rec`
+   * and at least 2 more characters, exact case), ordered by that value (lower-cased) then id; at most `limit`.
+   * 409 during the first seed. The database narrows (a LIKE on the extracted value) and this checks each candidate
+   * exactly: a search with letters SQLite cannot lower-case (beyond ASCII) reads more candidates, in growing pages.
+   */
+  async searchRecords(
+    accountId: string,
+    configId: string,
+    input: Pick<RecordSearchInput, 'search' | 'tableId'> & { limit?: number },
+  ): Promise<RecordMatch[]> {
+    const { mirror } = await this.mirrorOf(accountId, configId);
+    this.requireSeeded(mirror);
+    const search = input.search.trim();
+    const limit = Math.min(Math.max(1, Math.trunc(input.limit ?? SEARCH_LIMIT.default)), SEARCH_LIMIT.max);
+    const tables = parseSchema(mirror.schemaJson)
+      .tables.filter((table) => input.tableId === undefined || table.id === input.tableId)
+      .map((table) => ({ tableId: table.id, primaryFieldId: table.primaryFieldId }));
+    const needle = search.toLowerCase();
+    const idPrefix = /^rec[A-Za-z0-9]{2,14}$/.test(search) ? search : undefined;
+    const matches: RecordMatch[] = [];
+    let after: { sortKey: string; recordId: string } | undefined;
+    for (let page = Math.max(limit, 100); ; page *= 4) {
+      const rows = await searchRecordRows(this.dataSource, mirror.baseId, {
+        tables,
+        pattern: likePattern(needle),
+        idPrefix,
+        after,
+        limit: page,
+      });
+      for (const row of rows) {
+        const primaryValue = primaryText(row.primary_text);
+        const found =
+          (primaryValue?.toLowerCase().includes(needle) ?? false) || (idPrefix !== undefined && row.record_id.startsWith(idPrefix));
+        if (found) matches.push({ id: row.record_id, tableId: row.table_id, primaryValue });
+        if (matches.length === limit) return matches;
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < page) return matches;
+      after = { sortKey: last.sort_key, recordId: last.record_id };
+    }
   }
 
   /** Versions newest first, each with the whole record after it (`{}` for a deletion). */
@@ -278,6 +333,41 @@ function deletedBounds(filter: DeletedRecordsFilter): DeletedBounds {
     from: filter.from ? startOf(filter.from).toUTC().toISO()! : undefined,
     to: filter.to ? startOf(filter.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
   };
+}
+
+/**
+ * `%text%` for LIKE on the lower-cased value: LIKE's own characters escaped; a character beyond ASCII matches any one
+ * (SQLite's LOWER and LIKE fold ASCII letters only), and the exact check happens on the candidates.
+ */
+function likePattern(needle: string): string {
+  let pattern = '';
+  for (const char of needle) pattern += char.charCodeAt(0) > 127 ? '_' : /[%_\\]/.test(char) ? `\\${char}` : char;
+  return `%${pattern}%`;
+}
+
+/** The primary value as a picker shows it: a list's (a lookup's, a formula's) items joined, a collaborator's name. */
+function primaryText(text: string | null): string | null {
+  if (text === null || text === '') return null;
+  if (!text.startsWith('[') && !text.startsWith('{')) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const item = (v: unknown): string | null =>
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+      ? String(v)
+      : typeof v === 'object' && v !== null && 'name' in v && typeof v.name === 'string'
+        ? v.name
+        : null;
+  const shown = Array.isArray(value)
+    ? value
+        .map(item)
+        .filter((v) => v !== null)
+        .join(', ')
+    : item(value);
+  return shown || null;
 }
 
 function toStored(row: StoredVersionRow): StoredVersion {

@@ -5,6 +5,12 @@ const Instant = z.iso.datetime({ offset: true }).meta({ format: 'date-time', exa
 const RecordId = z.string().regex(/^rec[A-Za-z0-9]{14}$/, 'must be a record id (rec followed by 14 letters or digits)');
 const TableId = z.string().regex(/^tbl[A-Za-z0-9]{14}$/, 'must be a table id (tbl followed by 14 letters or digits)');
 const FieldId = z.string().regex(/^fld[A-Za-z0-9]{14}$/, 'must be a field id (fld followed by 14 letters or digits)');
+const SearchText = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200)
+  .meta({ description: 'part of the primary field’s value (any case), or the start of a record id (rec…)' });
 const Cursor = z.string().min(1).max(200).optional().meta({ description: 'a nextCursor of this list' });
 
 /** What the mirror's reads and restores accept (CONTRACT §11). */
@@ -20,6 +26,9 @@ export const mirrorInput = {
     limit: queryInteger(1, 100, 50),
     cursor: Cursor,
   }),
+  search: z.object({ search: SearchText, tableId: TableId.optional(), limit: queryInteger(1, 50, 20) }),
+  /** The same for GraphQL, whose count is a number. */
+  searchArgs: z.object({ search: SearchText, tableId: TableId.optional(), limit: z.number().int().min(1).max(50).default(20) }),
   restore: z.strictObject({
     tableId: TableId,
     recordIds: z.array(RecordId).min(1).max(1000),
@@ -31,3 +40,4 @@ export const mirrorInput = {
 
 export type RestoreInput = z.infer<typeof mirrorInput.restore>;
 export type DeletedRecordsInput = z.infer<typeof mirrorInput.deleted>;
+export type RecordSearchInput = z.infer<typeof mirrorInput.search>;
