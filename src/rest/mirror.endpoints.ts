@@ -29,6 +29,17 @@ export const MirroredRecordBody = z
   })
   .openapi('MirroredRecord');
 
+export const RecordMatchBody = z
+  .strictObject({
+    id: z.string(),
+    tableId: z.string(),
+    primaryValue: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the primary field’s value as text (a list’s items joined by ", "); null when empty' }),
+  })
+  .openapi('RecordMatch');
+
 export const RecordVersionBody = z
   .strictObject({
     at: Timestamp,
@@ -82,6 +93,19 @@ export const mirrorRoutes = {
     params: ConfigParams,
     success: { status: 200, description: 'The mirror', schema: z.strictObject({ mirror: MirrorBody }) },
     errors: [401, 404, 429],
+  }),
+  search: defineRoute({
+    method: 'get',
+    path: '/monitoring-config/{id}/records',
+    operationId: 'searchMirroredRecords',
+    summary: 'Find records by their primary field’s value or id (extension)',
+    description:
+      'Records not deleted whose primary field’s value contains `search` (any case), or whose id starts with it (`rec` and at least 2 more characters, exact case), ordered by that value then id; at most `limit` (a lookup for pickers, not a paged list). 409 `conflict` while the mirror’s first seed runs.',
+    tag,
+    params: ConfigParams,
+    query: mirrorInput.search,
+    success: { status: 200, description: 'The matches', schema: z.strictObject({ records: z.array(RecordMatchBody) }) },
+    errors: [400, 401, 404, 409, 429],
   }),
   record: defineRoute({
     method: 'get',

@@ -9,6 +9,9 @@ export function createMirrorRouter({ mirrorReads, mirrorRestores }: Services): R
   mount(router, endpoints.state, async ({ account, params }) => ({
     mirror: toMirrorResponse(await mirrorReads.state(account.id, params.id)),
   }));
+  mount(router, endpoints.search, async ({ account, params, query }) => ({
+    records: await mirrorReads.searchRecords(account.id, params.id, query),
+  }));
   mount(router, endpoints.record, async ({ account, params, query }) => ({
     record: await mirrorReads.record(account.id, params.id, params.recordId, query.at),
   }));

@@ -111,6 +111,30 @@ function describeSearch(name: string, database: () => Promise<{ env: Record<stri
       expect(await search({ search: ' ', limit: 500 })).toHaveLength(50);
     });
 
+    it('is GET /monitoring-config/{id}/records over HTTP: the matches, 400 for bad input, 404 for another account', async () => {
+      const path = (query: string) => `/monitoring-config/${configId}/records?${query}`;
+      const ok = await app.http('GET', path(`search=${encodeURIComponent('ZEPHYR w')}&tableId=${suppliers}&limit=50`));
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({ records: [{ id: ids['Zephyr Widgets'], tableId: suppliers, primaryValue: 'Zephyr Widgets' }] });
+      expect((await app.http('GET', path('search=zephyr&limit=1'))).body.records).toHaveLength(1);
+      for (const query of [
+        'search=',
+        'search=%20%20',
+        '',
+        'search=zephyr&limit=0',
+        'search=zephyr&limit=51',
+        'search=zephyr&limit=two',
+        'search=zephyr&tableId=Suppliers',
+      ]) {
+        const res = await app.http('GET', path(query));
+        expect(res.status, query).toBe(400);
+        expect(res.body.code, query).toBe('invalid_request');
+      }
+      const other = await app.other.http('GET', path('search=zephyr'));
+      expect(other.status).toBe(404);
+      expect(other.body.code).toBe('not_found');
+    });
+
     it('answers 404 for another account’s config', async () => {
       await expect(search({ search: 'zephyr' }, app.other.accountId)).rejects.toMatchObject({ code: 'not_found' });
     });
