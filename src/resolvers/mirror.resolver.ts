@@ -1,12 +1,20 @@
 import { DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { SEARCH_LIMIT } from '../services/mirror/mirror-read.service.js';
 import { mirrorInput } from '../services/mirror/mirror.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { deletedCursors, deletedSource, historyCursors, historySource } from './mirror-pages.js';
 import { connectionCost } from './relay/cost.js';
 import { ForwardConnectionArgs, forwardPage } from './relay/forward-page.js';
 import { DeletedRecordConnection, RecordVersionConnection } from './types/connections.js';
-import { MirroredRecordType, MirrorType, toMirroredRecordType, toMirrorType } from './types/mirror.type.js';
+import {
+  MirroredRecordType,
+  MirrorRecordMatchType,
+  MirrorType,
+  toMirroredRecordType,
+  toMirrorRecordMatchType,
+  toMirrorType,
+} from './types/mirror.type.js';
 import { MonitoringConfigType } from './types/monitoring-config.type.js';
 import { parseInput } from './validate-input.js';
 
@@ -63,6 +71,29 @@ export class MonitoringConfigMirrorResolver {
     const { recordId } = parseInput(mirrorInput.recordParams, { recordId: id }, 'record');
     const record = await context.services.mirrorReads.record(requireAccount(context).id, config.restId, recordId, at?.toISOString());
     return toMirroredRecordType(record);
+  }
+
+  @FieldResolver(() => [MirrorRecordMatchType], {
+    description:
+      'Records not deleted whose primary field’s value contains `search` (any case), or whose id starts with it (rec and at least 2 more characters, exact case), ordered by that value then id (REST GET /monitoring-config/{id}/records?search=): a bounded lookup for pickers, not a paged list; conflict during the first seed',
+    // The selection once per match it may return (the count is checked against 1–50 when resolved).
+    complexity: ({ args, childComplexity }) =>
+      1 + childComplexity * Math.min(SEARCH_LIMIT.max, Math.max(1, Number(args.first ?? SEARCH_LIMIT.default) || 0)),
+  })
+  async mirroredRecords(
+    @Root() config: MonitoringConfigType,
+    @Arg('search', () => String, {
+      description: 'Part of the primary field’s value (any case), or the start of a record id (rec…); 1–200 characters',
+    })
+    search: string,
+    @Arg('tableId', () => String, { nullable: true, description: 'Only records of this table (tbl…)' }) tableId: string | null | undefined,
+    @Arg('first', () => Int, { nullable: true, defaultValue: SEARCH_LIMIT.default, description: 'At most this many matches: 1–50' })
+    first: number | null | undefined,
+    @Ctx() context: GraphqlContext,
+  ): Promise<MirrorRecordMatchType[]> {
+    const input = parseInput(mirrorInput.searchArgs, { search, tableId, limit: first }, 'mirroredRecords');
+    const matches = await context.services.mirrorReads.searchRecords(requireAccount(context).id, config.restId, input);
+    return matches.map(toMirrorRecordMatchType);
   }
 
   @FieldResolver(() => RecordVersionConnection, {

@@ -30,6 +30,8 @@ const HISTORY = `query($id: ID!, $recordId: String!, $first: Int, $after: String
 const DELETED = `query($id: ID!, $tableId: String, $from: LocalDate, $to: LocalDate, $timezone: TimeZone, $first: Int, $after: String) {
   monitoringConfig(id: $id) { deletedRecords(tableId: $tableId, from: $from, to: $to, timezone: $timezone, first: $first, after: $after) {
     edges { cursor node { recordId tableId deletedAt deletedBy fields } } ${PAGE_INFO} totalCount } } }`;
+const SEARCH = `query($id: ID!, $search: String!, $tableId: String, $first: Int) { monitoringConfig(id: $id) {
+  mirroredRecords(search: $search, tableId: $tableId, first: $first) { recordId tableId primaryValue } } }`;
 const RESTORE_FIELDS =
   'id restId status at tableId create update skippedFieldIds progress { done total } createdRecordIds { deletedRecordId recordId } error createdAt finishedAt';
 const RESTORE = `mutation($input: RestoreRecordsInput!) { restoreRecords(input: $input) { clientMutationId restore { ${RESTORE_FIELDS} } } }`;
@@ -269,6 +271,34 @@ describe('restoreRecords', () => {
   });
 });
 
+describe('MonitoringConfig.mirroredRecords', () => {
+  it('finds records by primary value (any case) or id prefix as REST does, within 1–50', async () => {
+    const quokka = await created('Quokka Supplies');
+    const other = await created('quokka tools');
+    const res = await graphql(SEARCH, { id: configGlobalId, search: 'QUOKKA' });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.monitoringConfig.mirroredRecords).toEqual([
+      { recordId: quokka, tableId: table.id, primaryValue: 'Quokka Supplies' },
+      { recordId: other, tableId: table.id, primaryValue: 'quokka tools' },
+    ]);
+    const rest = (await app.http('GET', `/monitoring-config/${configId}/records?search=QUOKKA`)).body.records;
+    expect(rest.map(({ id, ...r }: { id: string }) => ({ recordId: id, ...r }))).toEqual(res.data.monitoringConfig.mirroredRecords);
+    const byId = await graphql(SEARCH, { id: configId, search: quokka, tableId: table.id, first: 1 });
+    expect(byId.data.monitoringConfig.mirroredRecords).toEqual([{ recordId: quokka, tableId: table.id, primaryValue: 'Quokka Supplies' }]);
+    expect((await graphql(SEARCH, { id: configId, search: 'quokka', first: 1 })).data.monitoringConfig.mirroredRecords).toHaveLength(1);
+    for (const variables of [
+      { search: '' },
+      { search: 'quokka', first: 0 },
+      { search: 'quokka', first: 51 },
+      { search: 'q', tableId: 'Suppliers' },
+    ]) {
+      const bad = await graphql(SEARCH, { id: configId, ...variables });
+      expect(codesOf(bad), JSON.stringify(variables)).toEqual(['invalid_request']);
+      expect(bad.data).toEqual({ monitoringConfig: null });
+    }
+  });
+});
+
 describe('another account', () => {
   it('gets not_found for the mirror, its records, history, deleted records and restores, and null for a restore’s node', async () => {
     const recordId = (await tableRows(api, baseId, table.id))[0]!.id;
@@ -277,6 +307,7 @@ describe('another account', () => {
       [RECORD, { id: configGlobalId, recordId }],
       [HISTORY, { id: configId, recordId }],
       [DELETED, { id: configId }],
+      [SEARCH, { id: configId, search: 'quokka' }],
     ] as const) {
       const res = await theirs(query, variables);
       expect(codesOf(res), query).toEqual(['not_found']);

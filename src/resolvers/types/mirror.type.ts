@@ -2,7 +2,7 @@ import { DateTimeResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-s
 import { Field, ObjectType } from 'type-graphql';
 import type { MirrorBase } from '../../entities/index.js';
 import type { ChangeSource } from '../../services/audit/change-event.js';
-import type { DeletedRecord, MirroredRecord, MirrorState, RecordVersion } from '../../services/mirror/mirror-read.service.js';
+import type { DeletedRecord, MirroredRecord, MirrorState, RecordMatch, RecordVersion } from '../../services/mirror/mirror-read.service.js';
 import { ChangeSourceEnum } from './change-enums.js';
 import { serviceEnum } from './graphql-enum.js';
 
@@ -150,6 +150,26 @@ export class DeletedRecordType {
   @Field(() => JSONObjectResolver, { description: 'Its values just before the deletion, by field id' })
   fields: Record<string, unknown>;
 }
+
+@ObjectType('MirrorRecordMatch', {
+  description: 'A mirrored record found by its primary field’s value or its id (REST GET /monitoring-config/{id}/records?search=)',
+})
+export class MirrorRecordMatchType {
+  @Field(() => String, { description: 'The record (rec…); `id` in REST' })
+  recordId: string;
+
+  @Field(() => String, { description: 'Its table (tbl…)' })
+  tableId: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Its primary field’s value as text (a list’s items joined by ", "); null when the field is empty',
+  })
+  primaryValue: string | null;
+}
+
+export const toMirrorRecordMatchType = (match: RecordMatch): MirrorRecordMatchType =>
+  Object.assign(new MirrorRecordMatchType(), { recordId: match.id, tableId: match.tableId, primaryValue: match.primaryValue });
 
 export const toMirrorType = (state: MirrorState): MirrorType =>
   Object.assign(new MirrorType(), {
