@@ -1,8 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SchemaType } from '../graphql.js';
 import { EVENT_NAMES, SOURCE_NAMES } from '../names.js';
 import { ZONES } from '../usage/schedule.js';
+import { mergeRecords, useRecordSearch, type KnownRecord } from './record-search.js';
 import type { SchemaNames } from './schema-names.js';
+
+export type { KnownRecord };
 
 export type ChangeFilter = SchemaType<'ChangeFilter'>;
 type ChangeEventType = SchemaType<'ChangeEventType'>;
@@ -30,17 +33,15 @@ const CHANGE_EVENTS = [
   'TABLE_DELETE',
 ] satisfies ChangeEventType[];
 
-/** A record the page has seen in the log: its id, and the value of its primary field when known. */
-export interface KnownRecord {
-  id: string;
-  label: string;
-}
-
 interface Props {
+  /** The config: the record list also searches its base's mirror. */
+  configId: string;
   /** The monitored base's tables and fields now; null when they could not be read (ids still work). */
   names: SchemaNames | null;
   /** Records named in the changes shown, to pick from by their primary field's value. */
   records: KnownRecord[];
+  /** Records the mirror's search found, for the page to name them in this form once a filter is applied. */
+  onFound: (records: KnownRecord[]) => void;
   /** The config's zone: the day range's by default. */
   timezone: string;
   applied: ChangeFilter;
@@ -71,14 +72,30 @@ const labelOf = (id: string | null | undefined, options: Array<{ id: string; lab
  * changes seen), and ids are still accepted. The day range is read in a zone the viewer picks, the config's by
  * default; the zone is sent only with a day.
  */
-export function ChangeFilters({ names, records, timezone, applied, onApply }: Props) {
+export function ChangeFilters({ configId, names, records: seen, onFound, timezone, applied, onApply }: Props) {
   const fields = (names?.tables ?? []).flatMap((table) =>
     table.fields.map((field) => ({ id: field.restId, label: fieldLabel(table.name, field.name) })),
   );
   // From the filter in force: the page shows this form again once the filtered page has loaded.
   const [draft, setDraft] = useState<ChangeFilter>(applied);
   const [fieldText, setFieldText] = useState(labelOf(applied.fieldId, fields));
-  const [recordText, setRecordText] = useState(labelOf(applied.recordId, records));
+  const [recordText, setRecordText] = useState(labelOf(applied.recordId, seen));
+  // Records found by earlier searches stay pickable (a picked label is searched no more).
+  const found = useRef(new Map<string, KnownRecord>());
+  const known = mergeRecords(seen, [...found.current.values()]);
+  const matches = useRecordSearch(
+    configId,
+    recordText,
+    (label) => known.some((record) => record.label === label),
+    names,
+    draft.tableId ?? undefined,
+  );
+  useEffect(() => {
+    for (const match of matches) found.current.set(match.id, match);
+    if (matches.length) onFound(matches);
+  }, [matches]);
+  // The mirror's matches for what is typed first, then the records seen and found before.
+  const records = mergeRecords(matches, known);
   const zone = draft.timezone ?? timezone;
   const set = (key: keyof ChangeFilter) => (event: Event) =>
     setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value || undefined });

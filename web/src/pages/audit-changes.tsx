@@ -3,6 +3,7 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import { ChangeDiff, KeyName } from '../audit/change-diff.js';
 import { ChangeFilters, type ChangeFilter, type KnownRecord } from '../audit/change-filters.js';
 import { withLoggedChange } from '../audit/logged-change.js';
+import { recordLabel } from '../audit/record-search.js';
 import { primaryValue, schemaNames, type SchemaNames } from '../audit/schema-names.js';
 import { ErrorMessage } from '../form.js';
 import { Time } from '../format.js';
@@ -65,12 +66,13 @@ export function AuditChangesPage({ id }: { id: string }) {
   const config = data?.monitoringConfig;
   const changes = config?.changes;
   const names = useMemo(() => (config?.tables ? schemaNames(config.tables) : null), [config?.tables]);
-  // Records seen in the log while the page is open, by id: the record filter offers them by their primary value.
+  // Records seen in the log while the page is open (and found by the record filter's search of the mirror), by id:
+  // the record filter offers them by their primary value.
   const seen = useRef(new Map<string, KnownRecord>());
   for (const change of changes?.nodes ?? []) {
     if (change.kind !== 'RECORD' || !change.recordId || seen.current.has(change.recordId)) continue;
     const value = primaryValue(names?.table(change.tableId), change.after, change.before);
-    if (value) seen.current.set(change.recordId, { id: change.recordId, label: `${value} (${names?.table(change.tableId)?.name})` });
+    if (value) seen.current.set(change.recordId, { id: change.recordId, label: recordLabel(value, names?.table(change.tableId)?.name) });
   }
   return (
     <Layout title={config ? `Changes of ${config.baseName}` : 'Changes'}>
@@ -80,8 +82,12 @@ export function AuditChangesPage({ id }: { id: string }) {
       <ErrorMessage error={error} />
       {config && (
         <ChangeFilters
+          configId={id}
           names={names}
           records={[...seen.current.values()]}
+          onFound={(found) => {
+            for (const record of found) if (!seen.current.has(record.id)) seen.current.set(record.id, record);
+          }}
           timezone={config.timezone}
           applied={filter}
           onApply={(next) => {
