@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSql } from '../../src/repositories/run-sql.js';
 import type { RecordMatch } from '../../src/services/mirror/mirror-read.service.js';
 import { AUDIT_APP_ENV, relaxSandboxRateLimit } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
@@ -133,6 +134,23 @@ function describeSearch(name: string, database: () => Promise<{ env: Record<stri
       const other = await app.other.http('GET', path('search=zephyr'));
       expect(other.status).toBe(404);
       expect(other.body.code).toBe('not_found');
+    });
+
+    it('answers 409 conflict while the mirror is on its first seed (no seededAt yet)', async () => {
+      const dataSource = app.running.dataSource;
+      const { baseId } = (await app.running.services.mirrorReads.mirrorOf(app.accountId, configId)).mirror;
+      const [{ seeded_at: seededAt }] = await runSql<Array<{ seeded_at: unknown }>>(
+        dataSource,
+        'SELECT seeded_at FROM mirror_base WHERE base_id = :baseId',
+        { baseId },
+      );
+      await runSql(dataSource, 'UPDATE mirror_base SET seeded_at = NULL WHERE base_id = :baseId', { baseId });
+      try {
+        await expect(search({ search: 'zephyr' })).rejects.toMatchObject({ code: 'conflict' });
+      } finally {
+        await runSql(dataSource, 'UPDATE mirror_base SET seeded_at = :seededAt WHERE base_id = :baseId', { baseId, seededAt });
+      }
+      expect(await search({ search: 'zephyr' })).toHaveLength(4);
     });
 
     it('answers 404 for another account’s config', async () => {
