@@ -55,9 +55,12 @@ export class UsageCountService {
     return this.countTracked(await this.bases.get(accountId, usageBaseId));
   }
 
-  /** Counts a base already loaded (the daily job's entry point). */
-  async countTracked(base: UsageBase): Promise<RunResult> {
-    if (!this.accepting) throw unavailable('The service is shutting down');
+  /**
+   * Counts a base already loaded (the daily job's entry point). Shutdown refuses new requests' counts; a job's goes on,
+   * as the shutdown waits for the jobs that started before it (and abandons their counts only at its deadline).
+   */
+  async countTracked(base: UsageBase, origin: 'request' | 'job' = 'request'): Promise<RunResult> {
+    if (!this.accepting && origin === 'request') throw unavailable('The service is shutting down');
     const lock = await CountLock.acquire(this.repository, base.id, this.options.lockTtlMs);
     if (!lock) {
       const lapse = Math.ceil(this.options.lockTtlMs / 1000);

@@ -150,7 +150,7 @@ export class UsageScheduleService {
   private async countDay(base: UsageBase, day: string, startedAt: Date): Promise<ScheduledOutcome> {
     if (await this.mirror?.countFromMirror(base, day, startedAt)) return 'from-mirror';
     if (await this.shortcut.carryOver(base, day, startedAt)) return 'carried-over';
-    await this.counts.countTracked(base);
+    await this.counts.countTracked(base, 'job');
     return 'counted';
   }
 
