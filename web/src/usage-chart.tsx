@@ -31,7 +31,13 @@ function labelWidth(labels: Array<string | number | null>): number {
 
 /** uPlot (~20 KB gzipped) is fetched when a chart is first drawn: only a base's page has one. */
 let uPlotModule: Promise<{ default: typeof uPlot }> | undefined;
-const loadUPlot = () => (uPlotModule ??= import('uplot'));
+/** Once loaded, a redraw (another metric, range or limit) replaces the plot at once: no moment without a chart. */
+let loadedUPlot: typeof uPlot | undefined;
+const loadUPlot = () =>
+  (uPlotModule ??= import('uplot').then((module) => {
+    loadedUPlot = module.default;
+    return module;
+  }));
 
 interface Props {
   /** The counted days, oldest first. */
@@ -78,12 +84,14 @@ export function UsageChart({ days, from, timezone, limits = NO_LIMITS }: Props) 
     let plot: uPlot | undefined;
     let resize: ResizeObserver | undefined;
     let gone = false;
-    void loadUPlot().then(({ default: UPlot }) => {
+    const draw = (UPlot: typeof uPlot) => {
       if (gone) return;
       plot = drawPlot(UPlot, element);
       resize = new ResizeObserver(() => plot?.setSize({ width: Math.max(260, element.clientWidth), height: HEIGHT }));
       resize.observe(element);
-    });
+    };
+    if (loadedUPlot) draw(loadedUPlot);
+    else void loadUPlot().then(({ default: UPlot }) => draw(UPlot));
     return () => {
       gone = true;
       resize?.disconnect();
