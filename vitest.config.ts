@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 
@@ -33,9 +33,15 @@ const testFiles = (dir: string): string[] =>
     entry.isDirectory() ? testFiles(join(dir, entry.name)) : entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
   );
 const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+/** The file's own source and that of the test helpers it imports from its folder (e.g. test/mirror/mirror-flow.ts). */
+const withLocalHelpers = (file: string): string => {
+  const text = source(file);
+  const helpers = [...text.matchAll(/from '\.\/([\w-]+)\.js'/g)].map((match) => join(dirname(file), `${match[1]}.ts`));
+  return [text, ...helpers.filter((helper) => existsSync(join(ROOT, helper))).map(source)].join('\n');
+};
 const ALL_FILES = testFiles('test');
-const PROCESS_TIER = ALL_FILES.filter((file) => STARTS_PROCESSES.test(source(file)));
-const APP_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && STARTS_THE_APP.test(source(file)));
+const PROCESS_TIER = ALL_FILES.filter((file) => STARTS_PROCESSES.test(withLocalHelpers(file)));
+const APP_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && STARTS_THE_APP.test(withLocalHelpers(file)));
 const UNIT_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && !APP_TIER.includes(file));
 
 /**
