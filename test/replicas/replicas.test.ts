@@ -93,6 +93,8 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       AUDIT_WRITE_MAX_RETRY_MS: '1000',
       UPSTREAM_RETRY_BASE_DELAY_MS: '50',
       USAGE_SPREAD_SECONDS: '0',
+      // A job whose replica was killed runs again elsewhere after this long (the SIGKILL test waits for it).
+      JOBS_LOCK_LIFETIME_MS: '15000',
       // Out of rotation for a moment before closing: the balancer below checks /readyz every 100 ms.
       SHUTDOWN_DRAIN_MS: '500',
       // The rolling restart's request stream is not about budgets.
@@ -278,7 +280,7 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     // A delivery the dead held is sent again once its lease ran out (the send time-out + 30 s); an ingestion it was
-    // running (the watch's one job) goes on once the job's lock lifetime (60 s) has passed.
+    // running (the watch's one job) goes on once the job's lock lifetime (JOBS_LOCK_LIFETIME_MS) has passed.
     await until(
       async () =>
         new Set(receiver.received.filter((request) => request.path === '/killed').map((request) => request.headers['webhook-id'])).size,
