@@ -129,8 +129,17 @@ describe('the audit log pages', () => {
     });
     await api.deleteField(baseId, suppliers.id, rating.id);
     await api.updateField(baseId, suppliers.id, primary.id, { name: 'Supplier name' });
-    await page.reload();
-    await expect.poll(() => list.locator('li').first().textContent(), { timeout: 20_000 }).toContain('“Rated supplier”');
+    // Reloaded until the watch has logged the new record (its live arrival is proven above): the names are under test.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await list.locator('li').first().waitFor();
+          return list.locator('li').first().textContent();
+        },
+        { timeout: 20_000, intervals: [500, 1_000] },
+      )
+      .toContain('“Rated supplier”');
     const rated = (await list.locator('li').first().textContent())!;
     expect(rated).toContain('Supplier nameRated supplier');
     expect(rated).toContain(`${rating.id} deleted field4`);
