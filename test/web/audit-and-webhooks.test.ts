@@ -137,7 +137,7 @@ describe('the audit log pages', () => {
           await list.locator('li').first().waitFor();
           return list.locator('li').first().textContent();
         },
-        { timeout: 20_000, intervals: [500, 1_000] },
+        { timeout: 20_000, interval: 1_000 },
       )
       .toContain('“Rated supplier”');
     const rated = (await list.locator('li').first().textContent())!;
