@@ -67,6 +67,8 @@ const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
  * starting replicas or Chromium beside them keeps busy.
  */
 const WORKERS = 3;
+/** The process tier, on its own at the end: its files mostly wait for processes to start, stop or time out. */
+const PROCESS_WORKERS = 4;
 
 export default defineConfig({
   plugins: [singleGraphql],
@@ -99,7 +101,7 @@ export default defineConfig({
       })),
       {
         extends: true,
-        test: { name: 'processes', include: PROCESS_TIER, sequence: { groupOrder: 1 } },
+        test: { name: 'processes', include: PROCESS_TIER, maxWorkers: PROCESS_WORKERS, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -100,11 +100,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       // The rolling restart's request stream is not about budgets.
       API_RATE_LIMIT_PER_MINUTE: '1000000',
     };
-    // One after the other: the first migrates the database.
-    for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(await startReplica());
-      http.push(createHttp(replicas[i].url, apiKey));
-    }
+    // The first migrates the database; the others start together once it is ready.
+    replicas.push(await startReplica());
+    replicas.push(...(await Promise.all(Array.from({ length: REPLICAS - 1 }, () => startReplica()))));
+    http.push(...replicas.map((replica) => createHttp(replica.url, apiKey)));
   }, 240_000);
 
   afterAll(async () => {
