@@ -67,8 +67,11 @@ const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
  * starting replicas or Chromium beside them keeps busy.
  */
 const WORKERS = 3;
-/** The process tier, on its own at the end: its files mostly wait for processes to start, stop or time out. */
-const PROCESS_WORKERS = 4;
+/**
+ * The process tier, on its own at the end. Not more: with four, a replica's rolling restart under the load of the
+ * others lost a request (ECONNRESET).
+ */
+const PROCESS_WORKERS = 3;
 
 export default defineConfig({
   plugins: [singleGraphql],
