@@ -195,7 +195,7 @@ describe('the webhooks page', () => {
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
     // Shown at the top of the page, focused so it is in view and read out, with a copy button.
-    expect(await page.evaluate<string | undefined>('document.activeElement?.dataset.testid')).toBe('secret-notice');
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.dataset.testid')).toBe('secret-notice');
     expect(
       await page
         .getByTestId('secret-notice')

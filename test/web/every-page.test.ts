@@ -125,7 +125,8 @@ describe('every page at 390 and 1280 px', () => {
     await page.getByRole('button', { name: /^Revoke a key/ }).click();
     const yes = page.getByRole('button', { name: /^Yes, revoke/ });
     await yes.waitFor();
-    expect(await page.evaluate<boolean>('document.activeElement?.textContent?.startsWith("Yes, revoke") ?? false')).toBe(true);
+    // Focus moves to it once it is drawn (an effect after the render that shows it).
+    await expect.poll(() => page.evaluate<boolean>('document.activeElement?.textContent?.startsWith("Yes, revoke") ?? false')).toBe(true);
     const inView = async () => {
       const box = (await yes.boundingBox())!;
       const viewport = page.viewportSize()!;
