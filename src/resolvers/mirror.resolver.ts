@@ -1,7 +1,6 @@
 import { DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { SEARCH_LIMIT } from '../services/mirror/mirror-read.service.js';
-import { mirrorInput } from '../services/mirror/mirror.input.js';
+import { mirrorInput, SEARCH_LIMIT } from '../services/mirror/mirror.input.js';
 import { requireAccount, type GraphqlContext } from './context.js';
 import { deletedCursors, deletedSource, historyCursors, historySource } from './mirror-pages.js';
 import { connectionCost } from './relay/cost.js';

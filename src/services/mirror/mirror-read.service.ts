@@ -17,7 +17,7 @@ import {
 import type { MonitoringConfigService } from '../monitoring-config.service.js';
 import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { SEQ_POSITION } from '../signed-cursor.js';
-import type { DeletedRecordsInput, RecordSearchInput } from './mirror.input.js';
+import { SEARCH_LIMIT, type DeletedRecordsInput, type RecordSearchInput } from './mirror.input.js';
 import { parseSchema, type MirrorField } from './mirror-schema.js';
 import { foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
 
@@ -68,9 +68,6 @@ export interface RecordMatch {
   /** The primary field's value as text (a list's items joined by ", "); null when it is empty. */
   primaryValue: string | null;
 }
-
-/** A record search's limits: 20 matches unless asked, at most 50. */
-export const SEARCH_LIMIT = { default: 20, max: 50 } as const;
 
 /** Where a page of deleted records starts: after this record, newest first. */
 export const DELETED_POSITION = z.object({ deletedAt: z.string().max(30), recordId: z.string().max(32) });

@@ -11,6 +11,13 @@ const SearchText = z
   .min(1, 'must not be empty')
   .max(200)
   .meta({ description: 'part of the primary field’s value (any case), or the start of a record id (rec…)' });
+/** A record search's matches: 20 unless asked, at most 50. */
+export const SEARCH_LIMIT = { default: 20, max: 50 } as const;
+const RecordSearch = z.object({
+  search: SearchText,
+  tableId: TableId.optional(),
+  limit: queryInteger(1, SEARCH_LIMIT.max, SEARCH_LIMIT.default),
+});
 const Cursor = z.string().min(1).max(200).optional().meta({ description: 'a nextCursor of this list' });
 
 /** What the mirror's reads and restores accept (CONTRACT §11). */
@@ -26,9 +33,9 @@ export const mirrorInput = {
     limit: queryInteger(1, 100, 50),
     cursor: Cursor,
   }),
-  search: z.object({ search: SearchText, tableId: TableId.optional(), limit: queryInteger(1, 50, 20) }),
+  search: RecordSearch,
   /** The same for GraphQL, whose count is a number. */
-  searchArgs: z.object({ search: SearchText, tableId: TableId.optional(), limit: z.number().int().min(1).max(50).default(20) }),
+  searchArgs: RecordSearch.extend({ limit: z.number().int().min(1).max(SEARCH_LIMIT.max).default(SEARCH_LIMIT.default) }),
   restore: z.strictObject({
     tableId: TableId,
     recordIds: z.array(RecordId).min(1).max(1000),
