@@ -16,9 +16,10 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><re
 `;
 
 /**
- * The page. `shared`: the chunks the entry imports, preloaded beside it (not found only once it has arrived). `preload`: the chunks behind sign-in that its first page needs, written as a comment that the server
- * turns into modulepreload links for a signed-in browser (src/web/web.routes.ts), so they load beside the first one
- * instead of after it.
+ * The page. `shared`: the chunks the entry imports, preloaded beside it (not found only once it has arrived).
+ * `preload`: the chunks behind sign-in that its first page needs, written as a comment that the server turns into
+ * modulepreload links for a signed-in browser (src/web/web.routes.ts), so they load beside the first one instead of
+ * after it.
  */
 const page = (script, style, icon, shared, preload) => `<!doctype html>
 <html lang="en">
@@ -85,7 +86,7 @@ export async function buildWeb({ outDir = WEB_OUT_DIR } = {}) {
     target: ['chrome120', 'firefox120', 'safari17'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    define: { 'process.env.NODE_ENV': '"production"', __DEV__: 'false' },
+    define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
