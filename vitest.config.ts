@@ -39,10 +39,15 @@ const withLocalHelpers = (file: string): string => {
   const helpers = [...text.matchAll(/from '\.\/([\w-]+)\.js'/g)].map((match) => join(dirname(file), `${match[1]}.ts`));
   return [text, ...helpers.filter((helper) => existsSync(join(ROOT, helper))).map(source)].join('\n');
 };
-const ALL_FILES = testFiles('test');
-const PROCESS_TIER = ALL_FILES.filter((file) => STARTS_PROCESSES.test(withLocalHelpers(file)));
-const APP_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && STARTS_THE_APP.test(withLocalHelpers(file)));
-const UNIT_TIER = ALL_FILES.filter((file) => !PROCESS_TIER.includes(file) && !APP_TIER.includes(file));
+const tierOf = (file: string): 'processes' | 'in-process' | 'unit' => {
+  const text = withLocalHelpers(file);
+  return STARTS_PROCESSES.test(text) ? 'processes' : STARTS_THE_APP.test(text) ? 'in-process' : 'unit';
+};
+const TIERS = testFiles('test').map((file) => ({ file, tier: tierOf(file) }));
+const inTier = (tier: ReturnType<typeof tierOf>) => TIERS.filter((entry) => entry.tier === tier).map((entry) => entry.file);
+const PROCESS_TIER = inTier('processes');
+const APP_TIER = inTier('in-process');
+const UNIT_TIER = inTier('unit');
 
 /**
  * Files whose rules depend on calendar days and zones run a second and third time with the machine's zone on either
