@@ -189,6 +189,8 @@ describe('settings and usage in the browser', () => {
     await plot.hover({ position: { x: box.width / 2, y: box.height / 2 } });
     await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}not counted$/);
     await page.getByLabel('Attachment storage').check();
+    // The storage chart replaces the records' one: wait for it to be drawn.
+    await expect.poll(() => plot.boundingBox()).not.toBeNull();
     const storageBox = (await plot.boundingBox())!;
     await plot.hover({ position: { x: storageBox.width - 2, y: 20 } });
     await expect.poll(() => page.getByTestId('chart-legend').textContent()).toMatch(/Total 0 bytesTable 1 0 bytes$/);
