@@ -20,13 +20,16 @@ const singleGraphql: Plugin = {
  * Tiers, found from each file's imports so that a new file lands in its tier by itself:
  * - processes: files that start processes (the built app, replicas, the CLI, the standalone sandbox, a killed
  *   worker) or drive Chromium.
- * - in-process: files that start the whole app in the test process (test/support/test-app.ts, or src/server.ts
- *   itself) and talk to it over HTTP.
- * - unit: every other file: rules and pieces without the app.
+ * - http: files that start the whole app in the test process (test/support/test-app.ts, or src/server.ts itself)
+ *   and talk to it over HTTP: the transports.
+ * - services: files that test the rules on the services, a real temporary database and the in-process sandbox,
+ *   without HTTP (test/support/test-services.ts).
+ * - unit: every other file: pieces without the services.
  */
 const STARTS_PROCESSES =
   /(\bfrom |\bimport\()'(node:child_process|playwright-core|[^']*\/support\/(processes|built-service|browser-pages)\.js)'/;
 const STARTS_THE_APP = /\bimport \{[^}]*\b(startTestApp|startServer)\b[^}]*\} from '[^']*\/(test-app|server)\.js'/;
+const STARTS_THE_SERVICES = /\bimport \{[^}]*\bstartTestServices\b[^}]*\} from '[^']*\/test-services\.js'/;
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const testFiles = (dir: string): string[] =>
   readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
@@ -39,14 +42,17 @@ const withLocalHelpers = (file: string): string => {
   const helpers = [...text.matchAll(/from '\.\/([\w-]+)\.js'/g)].map((match) => join(dirname(file), `${match[1]}.ts`));
   return [text, ...helpers.filter((helper) => existsSync(join(ROOT, helper))).map(source)].join('\n');
 };
-const tierOf = (file: string): 'processes' | 'in-process' | 'unit' => {
+const tierOf = (file: string): 'processes' | 'http' | 'services' | 'unit' => {
   const text = withLocalHelpers(file);
-  return STARTS_PROCESSES.test(text) ? 'processes' : STARTS_THE_APP.test(text) ? 'in-process' : 'unit';
+  if (STARTS_PROCESSES.test(text)) return 'processes';
+  if (STARTS_THE_APP.test(text)) return 'http';
+  return STARTS_THE_SERVICES.test(text) ? 'services' : 'unit';
 };
 const TIERS = testFiles('test').map((file) => ({ file, tier: tierOf(file) }));
 const inTier = (tier: ReturnType<typeof tierOf>) => TIERS.filter((entry) => entry.tier === tier).map((entry) => entry.file);
 const PROCESS_TIER = inTier('processes');
-const APP_TIER = inTier('in-process');
+const HTTP_TIER = inTier('http');
+const SERVICE_TIER = inTier('services');
 const UNIT_TIER = inTier('unit');
 
 /**
@@ -101,7 +107,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'in-process', include: APP_TIER },
+        test: { name: 'services', include: SERVICE_TIER },
+      },
+      {
+        extends: true,
+        test: { name: 'http', include: HTTP_TIER },
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
