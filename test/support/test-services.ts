@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config.js';
+import { createScheduler, type Scheduler } from '../../src/jobs/agenda.js';
 import { createLogger } from '../../src/logger.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { openServiceRuntime } from '../../src/service-runtime.js';
@@ -21,6 +22,8 @@ export interface TestServices {
   dataSource: DataSource;
   sandbox: Sandbox;
   config: Config;
+  /** Agenda with every job defined; jobs run only with SCHEDULER_RUN_JOBS=true (audit-support.ts AUDIT_APP_ENV). */
+  scheduler: Scheduler;
   dir: string;
   /** The first test account. */
   accountId: string;
@@ -47,11 +50,16 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
     UPSTREAM_TIMEOUT_MS: '5000',
     UPSTREAM_RETRY_BASE_DELAY_MS: '20',
     UPSTREAM_MAX_RETRIES: '4',
+    // Jobs are planned but not run, unless a test asks: a count at an unlucky hour would disturb other tests.
+    SCHEDULER_RUN_JOBS: 'false',
     ...env,
   });
-  const runtime = await openServiceRuntime(config, createLogger(config.logLevel));
+  const logger = createLogger(config.logLevel);
+  const runtime = await openServiceRuntime(config, logger);
   const { services, sandbox } = runtime;
   if (!sandbox) throw new Error('the service tests need the built-in sandbox (UPSTREAM_MODE=sandbox)');
+  const scheduler = await createScheduler(config, runtime.dataSource, services, logger, runtime.metrics);
+  await scheduler.start();
   const newAccount = async (name = 'test'): Promise<TestAccount> => {
     const { account, apiKey } = await services.accounts.create(name);
     return { accountId: account.id, apiKey };
@@ -63,6 +71,7 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
     dataSource: runtime.dataSource,
     sandbox,
     config,
+    scheduler,
     dir,
     accountId: first.accountId,
     other,
@@ -74,6 +83,7 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
     },
     newLogBase: () => sandbox.store.addBase({ name: `Service log base ${++logBases}`, tables: [] }).id,
     close: async () => {
+      await scheduler.stop(config.shutdownTimeoutMs);
       await runtime.close();
       rmSync(dir, { recursive: true, force: true });
     },
