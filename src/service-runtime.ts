@@ -23,6 +23,8 @@ export interface ServiceRuntime {
   services: Services;
   /** The built-in sandbox of sandbox mode, unless it lives in the primary (WEB_CONCURRENCY) or the upstream is real. */
   sandbox?: Sandbox;
+  /** Where this process's clients reach the built-in sandbox's API (a loopback listener of its own). */
+  sandboxUrl?: string;
   shared: SharedState;
   metrics: Metrics;
   /** Stores this process's API-call counts, closes the sandbox, the database and the shared state. */
@@ -100,6 +102,7 @@ export async function openServiceRuntime(config: Config, logger: Logger, options
       dataSource,
       services,
       sandbox,
+      sandboxUrl: sandboxApi,
       shared,
       metrics,
       close: async () => {

@@ -112,6 +112,23 @@ export function describeMirrorEndToEnd(name: string, database: () => Promise<Flo
       expect(deleted.body.records[0].fields[table.primaryFieldId]).toBe('Mirror second');
     });
 
+    it('searches records over HTTP: the matches, 400 invalid_request for bad input, 404 for another account', async () => {
+      const [first] = await tableRows(api, baseId, table.id);
+      const value = String(first!.fields[primaryName]);
+      const path = (query: string) => `/monitoring-config/${configId}/records?${query}`;
+      const ok = await app.http('GET', path(`search=${encodeURIComponent(value.toUpperCase())}&tableId=${table.id}&limit=50`));
+      expect(ok.status).toBe(200);
+      expect(ok.body.records).toContainEqual({ id: first!.id, tableId: table.id, primaryValue: value });
+      for (const query of ['search=', 'search=x&limit=51', 'search=x&tableId=Suppliers']) {
+        const res = await app.http('GET', path(query));
+        expect(res.status, query).toBe(400);
+        expect(res.body).toEqual({ message: expect.any(String), code: 'invalid_request' });
+      }
+      const other = await app.other.http('GET', path('search=x'));
+      expect(other.status).toBe(404);
+      expect(other.body.code).toBe('not_found');
+    });
+
     it('restores a deleted record with its values and sets an overwritten field back, with a dry run first', async () => {
       const [target] = await tableRows(api, baseId, table.id);
       const before = await upstreamFields(target!.id);

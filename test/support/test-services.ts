@@ -9,7 +9,9 @@ import { createLogger } from '../../src/logger.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { openServiceRuntime } from '../../src/service-runtime.js';
 import type { Services } from '../../src/services.js';
+import { sandboxApi, type SandboxApi } from './sandbox-api.js';
 import { TEST_SECRET_KEY } from './test-app.js';
+import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 
 export interface TestAccount {
   accountId: string;
@@ -21,6 +23,8 @@ export interface TestServices {
   services: Services;
   dataSource: DataSource;
   sandbox: Sandbox;
+  /** The sandbox's own API, called as an outside user would, to make upstream changes (sandbox-api.ts). */
+  api: SandboxApi;
   config: Config;
   /** Agenda with every job defined; jobs run only with SCHEDULER_RUN_JOBS=true (audit-support.ts AUDIT_APP_ENV). */
   scheduler: Scheduler;
@@ -70,6 +74,7 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
     services,
     dataSource: runtime.dataSource,
     sandbox,
+    api: sandboxApi('', DEFAULT_SANDBOX_TOKEN, runtime.sandboxUrl),
     config,
     scheduler,
     dir,
