@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cells } from '../../src/services/mirror/record-state.js';
-import { AUDIT_APP_ENV, relaxSandboxRateLimit } from '../audit/audit-support.js';
+import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
+import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
-import { DEMO_BASES, newLogBase, upstreamBaseId } from '../support/factories.js';
-import { ADMIN_URL, admin, createTestDatabase } from '../support/postgres.js';
-import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { DEMO_BASES } from '../support/factories.js';
+import { parsed } from '../support/service-calls.js';
+import { startTestServices, type TestServices } from '../support/test-services.js';
+import { MIRROR_WAIT_MS, mirrorDatabases, mirroredConfig as liveConfig } from './mirrored-config.js';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
-/** How long a step may take on a busy machine (an upper bound, not a measurement). */
-const WAIT_MS = 60_000;
+const WAIT_MS = MIRROR_WAIT_MS;
 const MIRROR_TABLES = ['mirror_base', 'mirror_record', 'mirror_version', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'];
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -28,16 +28,15 @@ async function instantBetween(): Promise<string> {
  * answerable; the last monitoring config of a base going deletes everything its mirror keeps. On SQLite and, when it
  * answers, on PostgreSQL.
  */
-function describeRetention(name: string, database: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>) {
-  describe(name, { timeout: 4 * WAIT_MS }, () => {
-    let app: TestApp;
-    let api: SandboxApi;
+for (const { name, database } of await mirrorDatabases()) {
+  describe(`mirror retention and release on ${name}`, { timeout: 4 * WAIT_MS }, () => {
+    let t: TestServices;
     let drop: () => Promise<void> = async () => undefined;
 
     const rowsOf = async (baseId: string) => {
       const counts: Record<string, number> = {};
       for (const table of MIRROR_TABLES) {
-        const [row] = await app.running.dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE base_id = '${baseId}'`);
+        const [row] = await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE base_id = '${baseId}'`);
         counts[table] = Number(row.n);
       }
       return counts;
@@ -46,36 +45,28 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
     beforeAll(async () => {
       const db = await database();
       drop = db.drop;
-      app = await startTestApp({ ...AUDIT_APP_ENV, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS), ...db.env });
-      relaxSandboxRateLimit(app);
-      api = sandboxApi(app.url);
+      t = await startTestServices({ ...AUDIT_APP_ENV, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS), ...db.env });
+      t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
     });
     afterAll(async () => {
-      await app?.close();
+      await t?.close();
       await drop();
     });
 
     /** A config of the demo base (its own log base), once its mirror is live. */
-    async function mirroredConfig(http: TestApp['http'], baseName: string) {
-      const baseId = await upstreamBaseId(http, baseName);
-      const res = await http('POST', '/monitoring-config', { body: { baseId, monitoringBaseId: newLogBase(app), scope: 'records_only' } });
-      expect(res.status).toBe(201);
-      const configId = res.body.config.id as string;
-      await until(
-        async () => (await http('GET', `/monitoring-config/${configId}/mirror`)).body.mirror?.status,
-        (status) => status === 'live',
-        WAIT_MS,
-      );
-      return { baseId, configId };
+    async function mirroredConfig(accountId: string, baseName: string) {
+      const baseId = t.baseId(baseName);
+      return { baseId, configId: await liveConfig(t, baseId, accountId) };
     }
 
     it('folds versions older than the retention into the newest of them: the state at the oldest kept instant is unchanged', async () => {
-      const { baseId, configId } = await mirroredConfig(app.http, DEMO_BASES.catalog);
-      const reads = app.running.services.mirrorReads;
+      const { baseId, configId } = await mirroredConfig(t.accountId, DEMO_BASES.catalog);
+      const reads = t.services.mirrorReads;
+      const { api } = t;
       const suppliers = (await api.schema(baseId)).find((t) => t.name === 'Suppliers')!;
       const field = (fieldName: string) => suppliers.fields.find((f) => f.name === fieldName)!.id;
       const [nameId, emailId] = [field('Name'), field('Email')];
-      const at = (recordId: string, instant?: string) => reads.record(app.accountId, configId, recordId, instant);
+      const at = (recordId: string, instant?: string) => reads.record(t.accountId, configId, recordId, instant);
       const mirrored = (recordId: string, done: (fields: Cells) => boolean) =>
         until(
           () => at(recordId).catch(() => null),
@@ -110,12 +101,12 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
       expect(keptBefore.fields).toMatchObject({ [nameId]: 'Fold two', [emailId]: 'two@example.com' });
       expect(goneBefore).toMatchObject({ deletedAt: expect.any(String), fields: { [nameId]: 'Fold gone' } });
       const history = async (recordId: string) =>
-        (await reads.historyPage(app.accountId, configId, recordId, { limit: 100 })).versions.map((v) => [v.eventType, v.fields]);
+        (await reads.historyPage(t.accountId, configId, recordId, { limit: 100 })).versions.map((v) => [v.eventType, v.fields]);
       const keptHistory = await history(kept);
       expect(keptHistory.map(([eventType]) => eventType)).toEqual(['record_update', 'record_update', 'record_update', 'record_create']);
 
       // Pruned as if it ran RETENTION_DAYS after `oldestKept`: everything before it is older than the retention.
-      const folded = await app.running.services.mirrorRetention.prune(new Date(Date.parse(oldestKept) + RETENTION_DAYS * DAY_MS));
+      const folded = await t.services.mirrorRetention.prune(new Date(Date.parse(oldestKept) + RETENTION_DAYS * DAY_MS));
       expect(folded).toBe(2);
 
       expect(await at(kept, oldestKept)).toEqual(keptBefore);
@@ -124,51 +115,43 @@ function describeRetention(name: string, database: () => Promise<{ env: Record<s
       // The versions after the oldest kept instant stay as they were; the newest before it holds the whole record.
       expect(await history(kept)).toEqual(keptHistory.slice(0, 2));
       expect(await history(gone)).toEqual([['record_delete', {}]]);
-      const [deleted] = (await reads.deleted(app.accountId, configId, { tableId: suppliers.id, limit: 1 })).records;
+      const [deleted] = (await reads.deleted(t.accountId, configId, { tableId: suppliers.id, limit: 1 })).records;
       expect(deleted).toMatchObject({ id: gone, fields: goneBefore.fields });
       // A deleted record whose versions were folded can still be restored with its last values (dry run).
-      const plan = await app.running.services.mirrorRestores.create(app.accountId, configId, {
-        tableId: suppliers.id,
-        recordIds: [gone],
-        dryRun: true,
-      });
+      const plan = await t.services.mirrorRestores.create(
+        t.accountId,
+        configId,
+        parsed(mirrorInput.restore, { tableId: suppliers.id, recordIds: [gone], dryRun: true }),
+      );
       expect(plan).toMatchObject({ create: 1, update: 0 });
       // Pruned again at the same instant: nothing is left to fold.
-      expect(await app.running.services.mirrorRetention.prune(new Date(Date.parse(oldestKept) + RETENTION_DAYS * DAY_MS))).toBe(0);
+      expect(await t.services.mirrorRetention.prune(new Date(Date.parse(oldestKept) + RETENTION_DAYS * DAY_MS))).toBe(0);
     });
 
     it('deletes every row of a mirror when the last monitoring config of its base goes, and only then', async () => {
-      const second = await app.newAccount('second watcher');
-      const first = await mirroredConfig(app.http, DEMO_BASES.marketing);
-      const other = await mirroredConfig(second.http, DEMO_BASES.marketing);
+      const { api, services } = t;
+      const second = await t.newAccount('second watcher');
+      const first = await mirroredConfig(t.accountId, DEMO_BASES.marketing);
+      const other = await mirroredConfig(second.accountId, DEMO_BASES.marketing);
       const notes = (await api.schema(first.baseId)).find((t) => t.name === 'Notes')!;
       const [record] = (await api.listRecords(first.baseId, notes.id)).records as Array<{ id: string }>;
       // A restore of a record as it is: stored (done at once, nothing to write), and of the base like the rest.
-      const restore = await second.http('POST', `/monitoring-config/${other.configId}/restores`, {
-        body: { tableId: notes.id, recordIds: [record!.id] },
-      });
-      expect(restore.status).toBe(202);
+      await services.mirrorRestores.create(
+        second.accountId,
+        other.configId,
+        parsed(mirrorInput.restore, { tableId: notes.id, recordIds: [record!.id] }),
+      );
       const before = await rowsOf(first.baseId);
       expect(before).toMatchObject({ mirror_base: 1, mirror_restore: 1 });
       expect(before.mirror_record).toBeGreaterThan(0);
       expect(before.mirror_version).toBeGreaterThan(0);
 
-      expect((await app.http('DELETE', `/monitoring-config/${first.configId}`)).status).toBe(204);
+      await services.monitoringConfigs.remove(t.accountId, first.configId);
       expect(await rowsOf(first.baseId)).toEqual(before);
-      expect((await second.http('GET', `/monitoring-config/${other.configId}/mirror`)).body.mirror.status).toBe('live');
+      expect((await services.mirrorReads.state(second.accountId, other.configId)).status).toBe('live');
 
-      expect((await second.http('DELETE', `/monitoring-config/${other.configId}`)).status).toBe(204);
+      await services.monitoringConfigs.remove(second.accountId, other.configId);
       expect(await rowsOf(first.baseId)).toEqual(Object.fromEntries(MIRROR_TABLES.map((table) => [table, 0])));
     });
   });
 }
-
-describeRetention('mirror retention and release on SQLite', async () => ({ env: {}, drop: async () => undefined }));
-
-const postgres = await admin('SELECT 1');
-describe.skipIf(!postgres)(`on PostgreSQL (${ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`, () => {
-  describeRetention('mirror retention and release', async () => {
-    const db = await createTestDatabase();
-    return { env: { DATABASE_URL: db.url }, drop: db.drop };
-  });
-});
