@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_APP_ENV, relaxSandboxRateLimit } from '../audit/audit-support.js';
+import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
+import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
-import { DEMO_BASES, newLogBase, upstreamBaseId } from '../support/factories.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { DEMO_BASES } from '../support/factories.js';
+import { parsed } from '../support/service-calls.js';
+import { startTestServices, type TestServices } from '../support/test-services.js';
+import { MIRROR_WAIT_MS, mirroredConfig } from './mirrored-config.js';
 
 const RECORDS = 30;
-/** How long a step may take on a busy machine (an upper bound, not a measurement). */
-const WAIT_MS = 60_000;
+const WAIT_MS = MIRROR_WAIT_MS;
 /** Three times the job's lock lifetime. */
 const LATENCY_MS = 3_000;
 
@@ -15,30 +17,24 @@ const LATENCY_MS = 3_000;
  * again while the first run still writes. Both runs must not send the same batch of creates.
  */
 describe('a restore slower than its job lock', () => {
-  let app: TestApp;
+  let t: TestServices;
 
   beforeAll(async () => {
-    app = await startTestApp({ ...AUDIT_APP_ENV, JOBS_LOCK_LIFETIME_MS: '1000' });
-    relaxSandboxRateLimit(app);
+    t = await startTestServices({ ...AUDIT_APP_ENV, JOBS_LOCK_LIFETIME_MS: '1000' });
+    t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
   });
-  afterAll(() => app?.close());
+  afterAll(() => t?.close());
 
   it(
     'creates every record exactly once',
     async () => {
-      const sandbox = app.running.sandbox!;
-      const baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
-      const res = await app.http('POST', '/monitoring-config', {
-        body: { baseId, monitoringBaseId: newLogBase(app), scope: 'records_only' },
-      });
-      expect(res.status).toBe(201);
-      const config = `/monitoring-config/${res.body.config.id}`;
+      const { sandbox, services, accountId } = t;
+      const baseId = t.baseId(DEMO_BASES.catalog);
+      const configId = await mirroredConfig(t, baseId);
       const table = sandbox.store.getTable(baseId, 'Suppliers')!;
       const tableSize = () => table.records.size;
       const mirrored = async () =>
-        (
-          (await app.http('GET', `${config}/mirror`)).body.mirror as { tables: Array<{ tableId: string; recordCount: number }> }
-        ).tables.find((t) => t.tableId === table.id)?.recordCount;
+        (await services.mirrorReads.state(accountId, configId)).tables.find((mirror) => mirror.tableId === table.id)?.recordCount;
       await until(mirrored, (count) => count === tableSize(), WAIT_MS);
       const before = tableSize();
       const values = Array.from({ length: RECORDS }, (_, i) => ({ [table.primaryFieldId]: `Slow restore ${i}` }));
@@ -49,10 +45,13 @@ describe('a restore slower than its job lock', () => {
 
       // Each upstream answer takes longer than the job's lock lives.
       sandbox.faults.update({ latencyMs: LATENCY_MS });
-      const started = await app.http('POST', `${config}/restores`, { body: { tableId: table.id, recordIds: deletedIds } });
-      expect(started.status).toBe(202);
+      const started = await services.mirrorRestores.create(
+        accountId,
+        configId,
+        parsed(mirrorInput.restore, { tableId: table.id, recordIds: deletedIds }),
+      );
       const done = await until(
-        async () => (await app.http('GET', `${config}/restores/${started.body.restore.id}`)).body.restore,
+        () => services.mirrorRestores.get(accountId, configId, started.id),
         (restore) => restore.status !== 'planned' && restore.status !== 'running',
         2 * WAIT_MS,
       );
