@@ -5,8 +5,8 @@ import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
-import { MIRROR_WAIT_MS, mirrorDatabases, mirroredConfig as liveConfig } from './mirrored-config.js';
+import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { MIRROR_WAIT_MS, mirroredConfig as liveConfig } from './mirrored-config.js';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -28,7 +28,7 @@ async function instantBetween(): Promise<string> {
  * answerable; the last monitoring config of a base going deletes everything its mirror keeps. On SQLite and, when it
  * answers, on PostgreSQL.
  */
-for (const { name, database } of await mirrorDatabases()) {
+for (const { name, database } of await serviceDatabases()) {
   describe(`mirror retention and release on ${name}`, { timeout: 4 * WAIT_MS }, () => {
     let t: TestServices;
     let drop: () => Promise<void> = async () => undefined;

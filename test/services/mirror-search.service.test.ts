@@ -6,15 +6,15 @@ import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { asQuery, parsed, refusal } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
-import { MIRROR_WAIT_MS, mirrorDatabases, mirroredConfig } from './mirrored-config.js';
+import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { MIRROR_WAIT_MS, mirroredConfig } from './mirrored-config.js';
 
 /**
  * The record search of the mirror (issue 26, point 3): by the primary field's value in any case, by the start of a
  * record id, the limit, a table, deleted records left out, another account's config not found. On SQLite and, when
  * it answers, on PostgreSQL. Over HTTP: test/mirror/mirror-flow.ts.
  */
-for (const { name, database } of await mirrorDatabases()) {
+for (const { name, database } of await serviceDatabases()) {
   describe(`mirror record search on ${name}`, { timeout: 3 * MIRROR_WAIT_MS }, () => {
     let t: TestServices;
     let drop: () => Promise<void> = async () => undefined;

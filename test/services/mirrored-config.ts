@@ -1,6 +1,5 @@
 import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
 import { until } from '../support/eventually.js';
-import { admin, createTestDatabase } from '../support/postgres.js';
 import { parsed } from '../support/service-calls.js';
 import type { TestServices } from '../support/test-services.js';
 
@@ -17,21 +16,4 @@ export async function mirroredConfig(t: TestServices, baseId: string, accountId 
     MIRROR_WAIT_MS,
   );
   return id;
-}
-
-/** A run's database: the environment that points the services at it, and what removes it afterwards. */
-export interface RunDatabase {
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-/** SQLite always; PostgreSQL when its server answers (TEST_POSTGRES_URL). */
-export async function mirrorDatabases(): Promise<Array<{ name: string; database: () => Promise<RunDatabase> }>> {
-  const sqlite = { name: 'SQLite', database: async () => ({ env: {}, drop: async () => undefined }) };
-  if (!(await admin('SELECT 1'))) return [sqlite];
-  const postgres = async () => {
-    const db = await createTestDatabase();
-    return { env: { DATABASE_URL: db.url }, drop: db.drop };
-  };
-  return [sqlite, { name: 'PostgreSQL', database: postgres }];
 }

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { openServiceRuntime } from '../../src/service-runtime.js';
 import type { Services } from '../../src/services.js';
+import { admin, createTestDatabase } from './postgres.js';
 import { sandboxApi, type SandboxApi } from './sandbox-api.js';
 import { TEST_SECRET_KEY } from './test-app.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
@@ -93,4 +94,21 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A run's database: the environment that points the services at it, and what removes it afterwards. */
+export interface RunDatabase {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** SQLite always; PostgreSQL too when its server answers (TEST_POSTGRES_URL), each run in a database of its own. */
+export async function serviceDatabases(): Promise<Array<{ name: string; database: () => Promise<RunDatabase> }>> {
+  const sqlite = { name: 'SQLite', database: async () => ({ env: {}, drop: async () => undefined }) };
+  if (!(await admin('SELECT 1'))) return [sqlite];
+  const postgres = async () => {
+    const db = await createTestDatabase();
+    return { env: { DATABASE_URL: db.url }, drop: db.drop };
+  };
+  return [sqlite, { name: 'PostgreSQL', database: postgres }];
 }
