@@ -84,8 +84,10 @@ export class MirrorSeedService {
     );
     if (reading.overtaken) return 'overtaken';
     if (reading.failure !== undefined) throw reading.failure;
+    const completing = Date.now();
     const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema));
-    this.logger.info({ baseId, records: reading.records, outcome, ms: Date.now() - startedAt }, 'mirror seeded');
+    const ms = Date.now() - startedAt;
+    this.logger.info({ baseId, records: reading.records, outcome, ms, completeMs: Date.now() - completing }, 'mirror seeded');
     return outcome;
   }
 
