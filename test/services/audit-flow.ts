@@ -14,6 +14,15 @@ export async function runPipeline(t: TestServices): Promise<void> {
   for (const { configId } of await t.services.changeWriter.pending()) await t.services.changeWriter.drain(configId);
 }
 
+/** runPipeline where a step may fail (upstream outages): each failure is left for the next run, as a job's retry would. */
+export async function runPipelineRetrying(t: TestServices): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  const attempt = (step: () => Promise<unknown>) => step().catch((error: unknown) => void failures.push(error));
+  for (const watch of await t.services.watches.listAll()) await attempt(() => t.services.changeIngest.ingest(watch.id));
+  for (const { configId } of await t.services.changeWriter.pending()) await attempt(() => t.services.changeWriter.drain(configId));
+  return failures;
+}
+
 /** Every logged change of a config, newest first, as the change list serves it. */
 export async function allChanges(t: TestServices, configId: string, accountId = t.accountId): Promise<ChangeRecord[]> {
   const config = await t.services.monitoringConfigs.logTarget(accountId, configId);
