@@ -2,22 +2,25 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { allChanges, AUDIT_APP_ENV, eventually, logCatalogSuppliers, relaxSandboxRateLimit, tableRows } from './audit-support.js';
+import { allChanges, AUDIT_APP_ENV, eventually, logCatalogSuppliers, relaxSandboxRateLimit } from './audit-support.js';
 
-describe('ingestion: pings, replays, failures', () => {
+/**
+ * The ping route (POST /upstream/notifications) and what pings lead to through the jobs. The MAC rules, concurrent
+ * reads, a failed page and writes through outages and lost answers: test/services/change-ingest.service.test.ts.
+ */
+describe('ingestion: pings', () => {
   let app: TestApp;
   let api: SandboxApi;
   let baseId: string;
-  let monitoringBaseId: string;
   let configId: string;
   let tableId: string;
   let primaryName: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ ...AUDIT_APP_ENV, UPSTREAM_TIMEOUT_MS: '1500' });
+    app = await startTestApp(AUDIT_APP_ENV);
     relaxSandboxRateLimit(app);
     api = sandboxApi(app.url);
-    ({ baseId, monitoringBaseId, configId, tableId, primaryName } = await logCatalogSuppliers(app, api));
+    ({ baseId, configId, tableId, primaryName } = await logCatalogSuppliers(app, api));
   });
   afterAll(() => app?.close());
 
@@ -36,7 +39,7 @@ describe('ingestion: pings, replays, failures', () => {
   const addRecord = (name: string) => api.createRecords(baseId, tableId, [{ [primaryName]: name }]);
   const logged = () => allChanges(app.http, configId);
 
-  it('answers a ping with a valid MAC with 204 and refuses a wrong or missing MAC with 401, queuing nothing', async () => {
+  it('answers a ping with a valid MAC with 204 and an empty body, and a wrong one with 401 {message, code}', async () => {
     const w = await watch();
     const raw = JSON.stringify({ base: { id: baseId }, webhook: { id: w.webhookId }, timestamp: new Date().toISOString() });
     // The sandbox's own pings would move lastPingAt too: switch them off while probing.
@@ -46,10 +49,7 @@ describe('ingestion: pings, replays, failures', () => {
     const wrong = await ping(`hmac-sha256=${'0'.repeat(64)}`, raw);
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ message: expect.any(String), code: 'unauthorized' });
-    const missing = await ping(null, raw);
-    expect(missing.status).toBe(401);
-    const forged = await ping(await macOf(raw), raw.replace(baseId, 'appAAAAAAAAAAAAAA'));
-    expect(forged.status).toBe(401);
+    expect((await ping(null, raw)).status).toBe(401);
     expect((await watch()).lastPingAt).toEqual(before);
 
     const ok = await ping(await macOf(raw), raw);
@@ -72,69 +72,5 @@ describe('ingestion: pings, replays, failures', () => {
     expect(after).toHaveLength(start + 1);
     expect(new Set(after.map((r) => r.id)).size).toBe(after.length);
     expect(Object.values(after[0]!.after ?? {})).toContain('Storm supplier');
-  });
-
-  it('loses nothing and logs nothing twice when a page fails after its payloads were fetched', async () => {
-    const start = (await logged()).length;
-    const cursorBefore = (await watch()).payloadCursor;
-    let failures = 0;
-    // A sink that fails inside the ingestion transaction: like a crash between fetching and committing.
-    app.running.services.changeIngest.addSink({
-      accept: async () => {
-        if (failures < 2) {
-          failures += 1;
-          throw new Error('simulated crash before commit');
-        }
-      },
-    });
-    await addRecord('Crash supplier A');
-    await addRecord('Crash supplier B');
-    const records = await eventually(logged, (list) => list.length >= start + 2);
-    expect(failures).toBe(2);
-    expect(records).toHaveLength(start + 2);
-    expect(records.slice(0, 2).flatMap((r) => Object.values(r.after ?? {}))).toEqual(
-      expect.arrayContaining(['Crash supplier A', 'Crash supplier B']),
-    );
-    expect((await watch()).payloadCursor).toBeGreaterThan(cursorBefore);
-  });
-
-  it('writes exactly one Changes-table row per entry after an outage and after lost answers', async () => {
-    const config = (await app.http('GET', `/monitoring-config/${configId}`)).body.config;
-    const faults = app.running.sandbox!.faults;
-    // Outage: as soon as entries are committed, every upstream request fails with 503 for a while.
-    let phase = 0;
-    app.running.services.changeIngest.onEntriesLogged(() => {
-      if (phase === 1) faults.update({ errorRate: 1, errorStatus: 503 });
-      if (phase === 2) faults.update({ latencyMs: 2_500 });
-    });
-    phase = 1;
-    await addRecord('Outage supplier 1');
-    await addRecord('Outage supplier 2');
-    await eventually(
-      async () => (await app.running.services.changeWriter.pending()).length,
-      (n) => n > 0,
-    );
-    await new Promise((r) => setTimeout(r, 1_000));
-    faults.update({ errorRate: 0 });
-    // Lost answers: the sandbox writes the rows but answers after the client gave up (timeout 1.5 s).
-    phase = 2;
-    await addRecord('Slow supplier');
-    // The write timed out with the rows possibly written: they wait, marked, for the look-up before any resend.
-    const uncertain = await eventually(
-      async () =>
-        Number((await app.running.dataSource.query('SELECT COUNT(*) AS n FROM change_outbox WHERE batch_token IS NOT NULL'))[0].n),
-      (n) => n > 0,
-    );
-    expect(uncertain).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 3_000));
-    phase = 0;
-    faults.update({ latencyMs: 0 });
-
-    const records = await eventually(logged, (list) => list.every((r) => r.monitoringRecordId !== null), 30_000);
-    expect(records.every((r) => r.monitoringRecordId !== null)).toBe(true);
-    const rows = await tableRows(api, monitoringBaseId, config.monitoringTableId);
-    const entryIds = rows.map((row) => row.fields['Entry ID'] as string);
-    expect(new Set(entryIds).size).toBe(entryIds.length);
-    expect(entryIds.sort()).toEqual(records.map((r) => r.id).sort());
   });
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createScheduler, type Scheduler } from '../../src/jobs/agenda.js';
@@ -44,7 +45,12 @@ export interface TestServices {
 
 let logBases = 0;
 
-export async function startTestServices(env: Record<string, string> = {}): Promise<TestServices> {
+export interface TestServiceOptions {
+  /** Where the services' log lines go (with LOG_LEVEL in env: tests that read what was logged). */
+  logStream?: DestinationStream;
+}
+
+export async function startTestServices(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestServices> {
   const dir = mkdtempSync(join(tmpdir(), 'basewatch-services-'));
   const config = loadConfig({
     ...(env.DATABASE_URL?.startsWith('postgres') ? { SECRET_KEY: TEST_SECRET_KEY } : {}),
@@ -59,7 +65,7 @@ export async function startTestServices(env: Record<string, string> = {}): Promi
     SCHEDULER_RUN_JOBS: 'false',
     ...env,
   });
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logStream);
   const runtime = await openServiceRuntime(config, logger);
   const { services, sandbox } = runtime;
   if (!sandbox) throw new Error('the service tests need the built-in sandbox (UPSTREAM_MODE=sandbox)');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { Receiver } from './support/receiver.js';
+import { startTestServices, type TestServices } from '../support/test-services.js';
+import { Receiver } from '../webhooks/support/receiver.js';
 import {
   allDeliveries,
   change,
@@ -11,9 +11,11 @@ import {
   feed,
   recordId,
   type DemoTable,
-} from './support/webhook-support.js';
+} from './webhook-flow.js';
 
-let app: TestApp;
+/** Pruning of old webhook deliveries (pruneWebhookDeliveries), without HTTP. */
+
+let t: TestServices;
 let receiver: Receiver;
 let table: DemoTable;
 
@@ -21,11 +23,11 @@ beforeAll(async () => {
   receiver = await new Receiver().start();
   // A 400 is final: the delivery fails at its first attempt.
   receiver.answer = (request) => ({ status: request.path === '/refused' ? 400 : 200 });
-  app = await startTestApp(deliveryEnv(receiver.port));
-  table = await demoTable(app.http);
+  t = await startTestServices(deliveryEnv(receiver.port));
+  table = demoTable(t);
 });
 afterAll(async () => {
-  await app.close();
+  await t?.close();
   await receiver.stop();
 });
 
@@ -37,29 +39,29 @@ type Event = 'record_update' | 'record_create';
 
 /** Webhooks of different events, so a change reaches one of them only. */
 async function webhookTo(path: string, event: Event) {
-  const { webhook } = await createWebhook(app.http, {
+  const { webhook } = await createWebhook(t, t.accountId, {
     baseId: table.baseId,
     event,
     tableId: table.tableId,
     webhookUrl: receiver.url(path),
   });
-  return { webhookId: webhook.webhookId, event };
+  return { webhookId: webhook.id, event };
 }
 
 /** Feeds one change and waits until the webhook's log holds `count` finished deliveries. */
 async function deliverOne({ webhookId, event }: { webhookId: string; event: Event }, count: number) {
   const field = table.fieldIds[0]!;
-  await feed(app, app.accountId, table.baseId, [
+  await feed(t, t.accountId, table.baseId, [
     change(event, { tableId: table.tableId, recordId: recordId(), fieldIds: [field], after: { [field]: 'x' } }),
   ]);
   return eventually(
-    () => allDeliveries(app.http, webhookId),
+    () => allDeliveries(t, t.accountId, webhookId),
     (deliveries) => deliveries.length === count && deliveries.every((d) => d.status !== 'pending'),
   );
 }
 
 async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  return app.running.services.dataSource.query(sql, params);
+  return t.services.dataSource.query(sql, params);
 }
 
 describe('pruning old webhook deliveries', () => {
@@ -69,7 +71,7 @@ describe('pruning old webhook deliveries', () => {
     for (let count = 1; count <= 4; count++) await deliverOne(delivered, count);
     const [failed] = await deliverOne(refused, 1);
     expect(failed!.status).toBe('failed');
-    const [newest, pendingOld, oldA, oldB] = await allDeliveries(app.http, delivered.webhookId);
+    const [newest, pendingOld, oldA, oldB] = await allDeliveries(t, t.accountId, delivered.webhookId);
     expect([newest, pendingOld, oldA, oldB].map((d) => d!.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
 
     // Aged as if a month had passed; one of them is waiting for a retry far ahead, which pruning must leave alone.
@@ -96,12 +98,12 @@ describe('pruning old webhook deliveries', () => {
       );
     expect(await attemptsOf(agedSeqs)).toBe(3);
 
-    expect(await app.running.services.pruneWebhookDeliveries()).toBe(3);
+    expect(await t.services.pruneWebhookDeliveries()).toBe(3);
 
-    expect((await allDeliveries(app.http, delivered.webhookId)).map((d) => d.id)).toEqual([newest!.id, pendingOld!.id]);
-    expect(await allDeliveries(app.http, refused.webhookId)).toEqual([]);
+    expect((await allDeliveries(t, t.accountId, delivered.webhookId)).map((d) => d.id)).toEqual([newest!.id, pendingOld!.id]);
+    expect(await allDeliveries(t, t.accountId, refused.webhookId)).toEqual([]);
     expect(await attemptsOf(agedSeqs)).toBe(0);
     expect(await attemptsOf(await seqsOf([newest!.id, pendingOld!.id]))).toBe(2);
-    expect(await app.running.services.pruneWebhookDeliveries()).toBe(0);
+    expect(await t.services.pruneWebhookDeliveries()).toBe(0);
   }, 60_000);
 });
