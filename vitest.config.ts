@@ -66,7 +66,7 @@ const DATE_HEAVY = [
   'test/unit/daily-schedule.test.ts',
   'test/unit/forecast.test.ts',
   'test/unit/api-call-projection.test.ts',
-  'test/integration/snapshots.test.ts',
+  'test/services/snapshots.service.test.ts',
   'test/jobs/usage-schedule.e2e.test.ts',
 ];
 const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
