@@ -58,16 +58,17 @@ const UNIT_TIER = inTier('unit');
 /**
  * Files whose rules depend on calendar days and zones run a second and third time with the machine's zone on either
  * side of the date line, so that no test assumes the machine's day is the UTC day: the calendar and schedule units,
- * and of the app, the daily schedule through Agenda (the one place where a dependency could read the machine's zone:
- * every zone of ours is explicit) and the snapshot days it stores.
+ * and of the app, the daily schedule on the services and through Agenda (the one place where a dependency could read
+ * the machine's zone: every zone of ours is explicit) and the snapshot days it stores.
  */
 const DATE_HEAVY = [
   'test/unit/calendar.test.ts',
   'test/unit/daily-schedule.test.ts',
   'test/unit/forecast.test.ts',
   'test/unit/api-call-projection.test.ts',
-  'test/integration/snapshots.test.ts',
+  'test/services/snapshots.service.test.ts',
   'test/jobs/usage-schedule.e2e.test.ts',
+  'test/services/usage-schedule.service.test.ts',
 ];
 const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
 

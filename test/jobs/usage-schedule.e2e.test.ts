@@ -7,6 +7,12 @@ import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createHttp } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
+/**
+ * What Agenda does with the daily jobs: runs them, retries, takes over a dead process's lock, lets a job finish at
+ * shutdown, catches up after a restart, and several instances sharing one file. The schedule's rules (the job moved
+ * and removed with its base, the spread): test/services/usage-schedule.service.test.ts.
+ */
+
 /** A real Agenda on the SQLite job store, polling every 50 ms, no spread. */
 const SCHEDULER = { SCHEDULER_RUN_JOBS: 'true', JOBS_PROCESS_EVERY_MS: '50', USAGE_SPREAD_SECONDS: '0' };
 const apps: TestApp[] = [];
@@ -71,17 +77,6 @@ describe('daily usage jobs (Agenda on SQLite)', () => {
     expect(await runsOf(app, base.id)).toHaveLength(1);
   });
 
-  it('moves the job at once when the hour or zone changes, and removes it with the base', async () => {
-    const app = await start();
-    const base = await trackBase(app.http, DEMO_BASES.marketing, { scheduledHour: 5 });
-    expect((await app.http('GET', `/usage/bases/${base.id}/schedule`)).body.nextRunAt).toBe(nextAt(5, 'UTC'));
-    await app.http('PATCH', `/usage/bases/${base.id}`, { body: { scheduledHour: 22, timezone: 'America/New_York' } });
-    expect((await app.http('GET', `/usage/bases/${base.id}/schedule`)).body.nextRunAt).toBe(nextAt(22, 'America/New_York'));
-    expect((await jobsOf(app).all()).has(base.id)).toBe(true);
-    await app.http('DELETE', `/usage/bases/${base.id}`);
-    expect((await jobsOf(app).all()).has(base.id)).toBe(false);
-  });
-
   it('retries a failed count with backoff, then waits for the next day and shows the failure', async () => {
     const app = await start({ USAGE_RETRY_DELAY_MS: '100', USAGE_MAX_RETRIES: '2', UPSTREAM_MAX_RETRIES: '0' });
     const base = await trackBase(app.http, DEMO_BASES.marketing, { scheduledHour: 4 });
@@ -117,25 +112,7 @@ describe('daily usage jobs (Agenda on SQLite)', () => {
   });
 });
 
-describe('spread and shutdown', () => {
-  it('spreads bases sharing an hour over the first minutes of it, each at a fixed place', async () => {
-    const app = await start({ USAGE_SPREAD_SECONDS: '300' });
-    // An hour far from now: one just begun would have bases planned in it today and others tomorrow.
-    const hour = (new Date().getUTCHours() + 12) % 24;
-    const bases = [];
-    for (const name of Object.values(DEMO_BASES)) bases.push(await trackBase(app.http, name, { scheduledHour: hour }));
-    const planned = await Promise.all(bases.map(async (b) => (await app.http('GET', `/usage/bases/${b.id}/schedule`)).body.nextRunAt));
-    const hourStart = Date.parse(nextAt(hour, 'UTC')!);
-    for (const at of planned) {
-      expect(Date.parse(at) - hourStart).toBeGreaterThanOrEqual(0);
-      expect(Date.parse(at) - hourStart).toBeLessThan(300_000);
-    }
-    expect(new Set(planned).size).toBe(bases.length);
-    // The same base keeps its place when it is planned again.
-    await app.http('PATCH', `/usage/bases/${bases[0].id}`, { body: { scheduledHour: hour, baseName: 'renamed' } });
-    expect((await app.http('GET', `/usage/bases/${bases[0].id}/schedule`)).body.nextRunAt).toBe(planned[0]);
-  });
-
+describe('shutdown', () => {
   it('lets a running job finish when the service shuts down', async () => {
     const app = await start();
     const base = await trackBase(app.http, DEMO_BASES.catalog, { scheduledHour: 2 });

@@ -69,8 +69,17 @@ export async function startTestServices(env: Record<string, string> = {}, option
   const runtime = await openServiceRuntime(config, logger);
   const { services, sandbox } = runtime;
   if (!sandbox) throw new Error('the service tests need the built-in sandbox (UPSTREAM_MODE=sandbox)');
-  const scheduler = await createScheduler(config, runtime.dataSource, services, logger, runtime.metrics);
-  await scheduler.start();
+  // As src/server.ts starts it: every job defined, each tracked base's daily job planned.
+  let scheduler: Scheduler | undefined;
+  try {
+    scheduler = await createScheduler(config, runtime.dataSource, services, logger, runtime.metrics);
+    await scheduler.start();
+  } catch (error) {
+    await scheduler?.stop(0).catch(() => undefined);
+    await runtime.close();
+    throw error;
+  }
+  const jobs = scheduler;
   const newAccount = async (name = 'test'): Promise<TestAccount> => {
     const { account, apiKey } = await services.accounts.create(name);
     return { accountId: account.id, apiKey };
@@ -83,7 +92,7 @@ export async function startTestServices(env: Record<string, string> = {}, option
     sandbox,
     api: sandboxApi('', DEFAULT_SANDBOX_TOKEN, runtime.sandboxUrl),
     config,
-    scheduler,
+    scheduler: jobs,
     dir,
     accountId: first.accountId,
     other,
@@ -95,7 +104,9 @@ export async function startTestServices(env: Record<string, string> = {}, option
     },
     newLogBase: () => sandbox.store.addBase({ name: `Service log base ${++logBases}`, tables: [] }).id,
     close: async () => {
-      await scheduler.stop(config.shutdownTimeoutMs);
+      // As src/server.ts shuts down: running counts and jobs end before the database closes.
+      await services.usageCounts.drain();
+      await jobs.stop(config.shutdownTimeoutMs);
       await runtime.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -5,7 +5,7 @@ import { DEMO_BASES, trackBase } from '../support/factories.js';
 import { createGraphql } from '../graphql/support/graphql-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** GET /usage/bases/{id}/forecast on histories written through the snapshot service, ending today. */
+/** GET /usage/bases/{id}/forecast over HTTP and GraphQL: the shape, a 404, GraphQL as REST. The rules: test/services/usage-forecast.service.test.ts. */
 describe('usage forecast', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -45,80 +45,37 @@ describe('usage forecast', () => {
     return res.body as { baseId: string; forecasts: Array<Record<string, unknown>> };
   };
 
-  it('projects linear growth to the exact day, for records and storage', async () => {
-    // 1,000 + 100 a day: 2,900 today, so 5,000 is 21 days out; storage 1 MB a day toward 100 MB, 70 days out.
-    const base = await baseWithHistory(
-      20,
-      (i) => 1_000 + 100 * i,
-      (i) => 10_000_000 + 1_000_000 * i,
-    );
-    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 5_000, storageLimitBytes: 100_000_000 } });
-    const { baseId, forecasts } = await forecastOf(base.id);
-    expect(baseId).toBe(base.baseId);
-    expect(forecasts[0]).toMatchObject({
-      metric: 'records',
-      limit: 5_000,
-      current: 2_900,
-      dailyGrowth: 100,
-      reachesOn: dayOffset(21),
-      status: 'ok',
+  it('answers each limit’s forecast in the documented shape, and another account’s base with 404', async () => {
+    const base = await baseWithHistory(20, (i) => 1_000 + 100 * i);
+    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 5_000 } });
+    expect(await forecastOf(base.id)).toEqual({
+      baseId: base.baseId,
+      forecasts: [
+        {
+          metric: 'records',
+          limit: 5_000,
+          current: 2_900,
+          dailyGrowth: 100,
+          reachesOn: dayOffset(21),
+          earliest: expect.any(String),
+          latest: expect.any(String),
+          status: 'ok',
+        },
+        {
+          metric: 'storage',
+          limit: null,
+          current: 0,
+          dailyGrowth: 0,
+          reachesOn: null,
+          earliest: null,
+          latest: null,
+          status: 'no_limit',
+        },
+      ],
     });
-    expect(forecasts[1]).toMatchObject({
-      metric: 'storage',
-      limit: 100_000_000,
-      current: 29_000_000,
-      dailyGrowth: 1_000_000,
-      reachesOn: dayOffset(71),
-      status: 'ok',
-    });
-    for (const forecast of forecasts) {
-      expect(String(forecast.earliest) <= String(forecast.reachesOn)).toBe(true);
-      expect(String(forecast.latest) >= String(forecast.reachesOn)).toBe(true);
-    }
-  });
-
-  it('answers flat and shrinking with not_within_a_year, and no limit with no_limit', async () => {
-    const flat = await baseWithHistory(15, () => 700);
-    await app.http('PUT', `/usage/bases/${flat.id}/limits`, { body: { plan: 'free' } });
-    expect((await forecastOf(flat.id)).forecasts[0]).toMatchObject({
-      status: 'not_within_a_year',
-      reachesOn: null,
-      current: 700,
-      dailyGrowth: 0,
-    });
-    const shrinking = await baseWithHistory(15, (i) => 900 - 10 * i);
-    await app.http('PUT', `/usage/bases/${shrinking.id}/limits`, { body: { plan: 'free' } });
-    expect((await forecastOf(shrinking.id)).forecasts[0]).toMatchObject({ status: 'not_within_a_year', reachesOn: null, dailyGrowth: -10 });
-    // Storage of the free plan, records without a limit.
-    await app.http('PUT', `/usage/bases/${shrinking.id}/limits`, { body: { recordLimit: null } });
-    const [records, storage] = (await forecastOf(shrinking.id)).forecasts;
-    expect(records).toMatchObject({ metric: 'records', status: 'no_limit', limit: null, reachesOn: null });
-    expect(storage).toMatchObject({ metric: 'storage', status: 'not_within_a_year', limit: 1024 ** 3 });
-  });
-
-  it('is not swung by a one-day bulk import, and needs a week of history', async () => {
-    // 50 a day, and 10,000 imported three days ago: the pace stays 50, from today’s level.
-    const base = await baseWithHistory(30, (i) => 5_000 + 50 * i + (i >= 27 ? 10_000 : 0));
-    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 20_000 } });
-    const [records] = (await forecastOf(base.id)).forecasts;
-    expect(records).toMatchObject({ current: 16_450, dailyGrowth: 50, status: 'ok', reachesOn: dayOffset(71) });
-
-    const young = await baseWithHistory(5, (i) => 100 * i);
-    await app.http('PUT', `/usage/bases/${young.id}/limits`, { body: { plan: 'free' } });
-    expect((await forecastOf(young.id)).forecasts[0]).toMatchObject({
-      status: 'not_enough_history',
-      current: 400,
-      limit: 1_000,
-      reachesOn: null,
-    });
-    expect((await app.other.http('GET', `/usage/bases/${young.id}/forecast`)).status).toBe(404);
-  });
-
-  it('tells no pace for a base whose counts stopped more than 30 days ago', async () => {
-    const base = await baseWithHistory(60, (i) => 100 * i);
-    await app.running.dataSource.query('DELETE FROM usage_snapshot WHERE usage_base_id = ? AND date > ?', [base.id, dayOffset(-31)]);
-    await app.http('PUT', `/usage/bases/${base.id}/limits`, { body: { recordLimit: 1_000_000 } });
-    expect((await forecastOf(base.id)).forecasts[0]).toMatchObject({ status: 'not_enough_history', current: null, reachesOn: null });
+    const res = await app.other.http('GET', `/usage/bases/${base.id}/forecast`);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
   });
 
   it('is a field of UsageBase over GraphQL, as REST answers it', async () => {

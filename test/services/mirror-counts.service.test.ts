@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageBase, UsageSnapshot, type TableCount } from '../../src/entities/index.js';
-import { DEMO_BASES, newLogBase, trackBase, upstreamBaseId } from '../support/factories.js';
-import { sandboxApi, type SandboxApi } from '../support/sandbox-api.js';
+import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
+import { DEMO_BASES } from '../support/factories.js';
 import { expectedCounts } from '../support/sandbox-totals.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { parsed } from '../support/service-calls.js';
+import { startTestServices, type TestServices } from '../support/test-services.js';
 
 const byTable = (tables: TableCount[]) =>
   tables
@@ -16,43 +17,42 @@ const byTable = (tables: TableCount[]) =>
  * Service-level: the jobs do not run; the seed and the ingestion are called directly.
  */
 describe('counts from the mirror', () => {
-  let app: TestApp;
-  let api: SandboxApi;
+  let t: TestServices;
   let baseId: string;
   let usageBaseId: string;
 
-  const services = () => app.running.services;
+  const services = () => t.services;
   const base = async () => (await services().dataSource.manager.findOneBy(UsageBase, { id: usageBaseId }))!;
   const ingest = async () => services().changeIngest.ingest((await services().watches.find({ baseId }))!.id);
   const snapshot = (date: string) => services().dataSource.manager.findOneBy(UsageSnapshot, { usageBaseId, date });
+  const products = () => t.sandbox.store.getBase(baseId)!.tables.find((table) => table.name === 'Products')!;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    app.running.sandbox!.faults.update({ rateLimitPerSecond: 1_000 });
-    api = sandboxApi(app.url);
-    baseId = await upstreamBaseId(app.http, DEMO_BASES.catalog);
-    const config = await app.http('POST', '/monitoring-config', {
-      body: { baseId, monitoringBaseId: newLogBase(app), scope: 'records_only' },
-    });
-    expect(config.status).toBe(201);
+    t = await startTestServices();
+    t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
+    baseId = t.baseId(DEMO_BASES.catalog);
+    await services().monitoringConfigs.create(
+      t.accountId,
+      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+    );
     expect(await services().mirrorSeeds.seed(baseId)).toBe('live');
-    usageBaseId = (await trackBase(app.http, DEMO_BASES.catalog)).id;
+    usageBaseId = (await services().usageBases.create(t.accountId, { baseId })).id;
     // The full count that later days may be counted from the mirror after.
-    expect((await app.http('POST', `/usage/bases/${usageBaseId}/run`)).status).toBe(200);
+    await services().usageCounts.count(t.accountId, usageBaseId);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await t?.close();
   });
 
   it('counts a later day from the mirror with at most 3 upstream requests, equal to a full count', async () => {
-    const products = (await api.schema(baseId)).find((t) => t.name === 'Products')!;
-    const photos = products.fields.find((f) => f.name === 'Photos')!;
-    const created = await api.createRecords(baseId, products.id, [
+    const table = products();
+    const photos = table.fields.find((f) => f.name === 'Photos')!;
+    const created = t.sandbox.store.createRecords(baseId, table.id, [
       { Name: 'Mirror count 1', Photos: [{ url: 'https://example.com/a.jpg', filename: 'a.jpg' }] },
       { Name: 'Mirror count 2' },
     ]);
-    await api.deleteRecords(baseId, products.id, [created.records[1].id]);
+    t.sandbox.store.deleteRecords(baseId, table.id, [created[1]!.id]);
     expect(photos.type).toBe('multipleAttachments');
 
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -61,13 +61,10 @@ describe('counts from the mirror', () => {
     expect(day.fromMirror).toBe(true);
     expect(day.apiCalls).toBeGreaterThanOrEqual(1);
     expect(day.apiCalls).toBeLessThanOrEqual(3);
-    expect(byTable(JSON.parse(day.tablesJson))).toEqual(byTable(expectedCounts(app.running.sandbox!, baseId) as TableCount[]));
+    expect(byTable(JSON.parse(day.tablesJson))).toEqual(byTable(expectedCounts(t.sandbox, baseId) as TableCount[]));
 
-    const counting = await app.http('GET', `/usage/bases/${usageBaseId}/counting`);
-    expect(counting.body.counting.days.find((d: { date: string }) => d.date === tomorrow)).toMatchObject({
-      fromMirror: true,
-      carriedOver: false,
-    });
+    const counting = await services().usageCounting.get(t.accountId, usageBaseId);
+    expect(counting.days.find((d) => d.date === tomorrow)).toMatchObject({ fromMirror: true, carriedOver: false });
   });
 
   it('leaves a day to a full count when the last full count is a week old or the mirror is not live', async () => {
@@ -77,13 +74,12 @@ describe('counts from the mirror', () => {
 
   it('re-seeds the mirror when a full count differs from it', async () => {
     await ingest();
-    const products = (await api.schema(baseId)).find((t) => t.name === 'Products')!;
     // Drift the mirror behind the watch's back: one record forgotten.
     await services().dataSource.query(
       `DELETE FROM mirror_record WHERE record_id = (SELECT record_id FROM mirror_record WHERE base_id = ? AND table_id = ? AND deleted_at IS NULL LIMIT 1)`,
-      [baseId, products.id],
+      [baseId, products().id],
     );
-    const tables = expectedCounts(app.running.sandbox!, baseId) as TableCount[];
+    const tables = expectedCounts(t.sandbox, baseId) as TableCount[];
     const startedAt = new Date(Date.now() + 10 * 60_000);
     expect(await services().mirrorCounts.compareWithFull(await base(), tables, startedAt)).toBe('differs');
     expect((await services().mirrors.find(baseId))!.status).toBe('gap');
