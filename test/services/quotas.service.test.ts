@@ -14,15 +14,13 @@ let marketing: string;
 let changeLog: string;
 
 beforeAll(async () => {
-  t = await startTestServices(
-    {
-      MAX_API_KEYS_PER_ACCOUNT: '3',
-      MAX_WEBHOOKS_PER_BASE: '2',
-      MAX_TRACKED_BASES_PER_ACCOUNT: '2',
-      MAX_MONITORING_CONFIGS_PER_ACCOUNT: '2',
-      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:65000',
-    },
-  );
+  t = await startTestServices({
+    MAX_API_KEYS_PER_ACCOUNT: '3',
+    MAX_WEBHOOKS_PER_BASE: '2',
+    MAX_TRACKED_BASES_PER_ACCOUNT: '2',
+    MAX_MONITORING_CONFIGS_PER_ACCOUNT: '2',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:65000',
+  });
   t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
   [catalog, marketing, changeLog] = [DEMO_BASES.catalog, DEMO_BASES.marketing, DEMO_BASES.changeLog].map((name) => t.baseId(name));
 });
