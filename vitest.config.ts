@@ -94,7 +94,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     /**
      * Files share the loaded code of their worker: importing the app's ~400 modules took seconds per file, more than
-     * half of the in-process tier's time. Each file still starts its own app, database and sandbox; what modules
+     * half of the in-process tiers' time. Each file still starts its own services, database and sandbox; what modules
      * keep for the process is the upstream limiter's windows (keyed by the upstream's URL, which carries each app's
      * port) and caches of constant data. Unit files keep their own modules: several test module-level state (the
      * limiters, the schema build) from a fresh start.

@@ -151,6 +151,10 @@ for (const { name, database } of await serviceDatabases()) {
             fieldIds,
             source,
             userEmail: pick(random, USERS),
+            // Values as logged (JSON text, spliced into the page as it is), on updates: the pages must carry them exactly.
+            ...(eventType === 'record_update'
+              ? { before: { [fieldIds[0]!]: i, note: 'é "quoted"' }, after: { [fieldIds[0]!]: [i, { id: 'selX' }] } }
+              : {}),
           });
         }
         logged = await append(configId, changes);
