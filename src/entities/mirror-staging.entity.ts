@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-import { timestampColumn } from './columns.js';
+import { bigintColumn, timestampColumn } from './columns.js';
 
 /** A record as a seed read it, kept until the seed completes and is compared with the mirror. */
 @Entity('mirror_seed_record')
@@ -18,6 +18,13 @@ export class MirrorSeedRecord {
 
   @Column({ name: 'fields_json', type: 'text' })
   fieldsJson: string;
+
+  /** Files and bytes in its attachment cells, counted as its page arrived. */
+  @Column({ name: 'file_count', type: 'integer', default: 0 })
+  fileCount: number;
+
+  @Column({ ...bigintColumn('attachment_bytes'), default: 0 })
+  attachmentBytes: number;
 }
 
 /** A record change that arrived while a seed was reading: applied over the seed's read when it completes. */

@@ -15,6 +15,7 @@ import { UpstreamApiCalls1765000000000 } from './1765000000000-upstream-api-call
 import { DeploymentKey1765123000000 } from './1765123000000-deployment-key.js';
 import { MonitoringConfigClaim1765250000000 } from './1765250000000-monitoring-config-claim.js';
 import { Mirror1765400000000 } from './1765400000000-mirror.js';
+import { MirrorSeedStats1765500000000 } from './1765500000000-mirror-seed-stats.js';
 
 /** Listed as classes, not globs, so they load the same from src (vitest, tsx) and dist (node). */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   DeploymentKey1765123000000,
   MonitoringConfigClaim1765250000000,
   Mirror1765400000000,
+  MirrorSeedStats1765500000000,
 ];

@@ -39,6 +39,8 @@ export interface SeedRecordRow {
   table_id: string;
   created_time: string;
   fields_json: string;
+  file_count: number;
+  attachment_bytes: number;
 }
 
 /** Every table that keeps a base's data by `base_id` (a restore's plan holds cell values too). */
@@ -348,7 +350,7 @@ export async function clearSeedTable(manager: EntityManager, baseId: string, tab
 
 /** Rows of a page the seed read; a record read twice (a listing that restarted) keeps the later read. */
 export async function putSeedRecords(manager: EntityManager, rows: SeedRecordRow[]): Promise<void> {
-  const columns = ['base_id', 'record_id', 'table_id', 'created_time', 'fields_json'] as const;
+  const columns = ['base_id', 'record_id', 'table_id', 'created_time', 'fields_json', 'file_count', 'attachment_bytes'] as const;
   for (let start = 0; start < rows.length; start += 100) {
     const slice = rows.slice(start, start + 100);
     const parameters: Record<string, unknown> = {};
@@ -363,7 +365,7 @@ export async function putSeedRecords(manager: EntityManager, rows: SeedRecordRow
       manager,
       `INSERT INTO mirror_seed_record (${columns.join(', ')}) VALUES ${tuples.join(', ')}
        ON CONFLICT (base_id, record_id) DO UPDATE SET table_id = excluded.table_id, created_time = excluded.created_time,
-       fields_json = excluded.fields_json`,
+       fields_json = excluded.fields_json, file_count = excluded.file_count, attachment_bytes = excluded.attachment_bytes`,
       parameters,
     );
   }
@@ -411,8 +413,10 @@ export async function pendingChanges(runner: Runner, baseId: string): Promise<un
   return rows.map((row) => JSON.parse(row.change_json) as unknown);
 }
 
-const SEED_DIFFERS = `s.base_id = :baseId AND (r.record_id IS NULL OR r.fields_json <> s.fields_json OR r.deleted_at IS NOT NULL
+/** A staging row `s` whose record `r` is new, changed or was deleted: it gets a baseline version. */
+const SEED_CONTENT_DIFFERS = `(r.record_id IS NULL OR r.fields_json <> s.fields_json OR r.deleted_at IS NOT NULL
   OR r.table_id <> s.table_id)`;
+const SEED_DIFFERS = `s.base_id = :baseId AND ${SEED_CONTENT_DIFFERS}`;
 const SEED_JOIN = 'FROM mirror_seed_record s LEFT JOIN mirror_record r ON r.base_id = s.base_id AND r.record_id = s.record_id';
 const UNSEEN = `base_id = :baseId AND deleted_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM mirror_seed_record s WHERE s.base_id = mirror_record.base_id AND s.record_id = mirror_record.record_id)`;
@@ -446,13 +450,34 @@ export async function markUnseenDeleted(manager: EntityManager, baseId: string, 
   return Number(n);
 }
 
-/** The seed's rows that differ from the mirror, a chunk at a time in id order (replaced as they are read). */
-export async function changedSeedRows(manager: EntityManager, baseId: string, afterId: string, limit: number) {
-  return runSql<Array<SeedRecordRow & { versions: number | null }>>(
+/**
+ * The seed's rows that differ from the mirror become its records, in one statement: new, changed or deleted before,
+ * with one more version each (the baseline that insertBaselineVersions wrote); and records whose files count
+ * otherwise now (a table's attachment fields changed while the seed read) take the new count, without a version.
+ */
+export async function mergeSeedRecords(manager: EntityManager, baseId: string): Promise<void> {
+  await runSql(
     manager,
-    `SELECT s.*, r.versions AS versions ${SEED_JOIN} WHERE ${SEED_DIFFERS} AND s.record_id > :afterId
-     ORDER BY s.record_id LIMIT ${Math.trunc(limit)}`,
-    { baseId, afterId },
+    `INSERT INTO mirror_record (base_id, record_id, table_id, created_time, deleted_at, deleted_by, fields_json, versions, file_count,
+       attachment_bytes)
+     SELECT s.base_id, s.record_id, s.table_id, s.created_time, NULL, NULL, s.fields_json,
+       COALESCE(r.versions, 0) + CASE WHEN ${SEED_CONTENT_DIFFERS} THEN 1 ELSE 0 END, s.file_count, s.attachment_bytes
+     ${SEED_JOIN}
+     WHERE s.base_id = :baseId AND (${SEED_CONTENT_DIFFERS} OR r.file_count <> s.file_count OR r.attachment_bytes <> s.attachment_bytes)
+     ON CONFLICT (base_id, record_id) DO UPDATE SET table_id = excluded.table_id, created_time = excluded.created_time,
+       deleted_at = NULL, deleted_by = NULL, fields_json = excluded.fields_json, versions = excluded.versions,
+       file_count = excluded.file_count, attachment_bytes = excluded.attachment_bytes`,
+    { baseId },
+  );
+}
+
+/** A table's staging rows in id order, a chunk after `afterId` (their files counted again after a schema change). */
+export function seedRowsOfTable(manager: EntityManager, baseId: string, tableId: string, afterId: string, limit: number) {
+  return runSql<SeedRecordRow[]>(
+    manager,
+    `SELECT * FROM mirror_seed_record WHERE base_id = :baseId AND table_id = :tableId AND record_id > :afterId
+     ORDER BY record_id LIMIT ${Math.trunc(limit)}`,
+    { baseId, tableId, afterId },
   );
 }
 

@@ -3,17 +3,18 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorBase, UpstreamWatch } from '../../entities/index.js';
 import type { Logger } from '../../logger.js';
 import {
-  changedSeedRows,
   clearSeedState,
   clearSeedTable,
   deleteSeedRecords,
   insertBaselineVersions,
   lockMirror,
   markUnseenDeleted,
+  mergeSeedRecords,
   pendingChanges,
   putSeedRecords,
   seedRecordRows,
-  upsertRecords,
+  seedRowsOfTable,
+  type SeedRecordRow,
 } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -35,7 +36,8 @@ interface SeedReading {
   writes: KeyedMutex;
 }
 
-const MERGE_CHUNK = 500;
+/** Staging rows whose files are counted again at a time, after a schema change made while the seed read. */
+const RESTAT_CHUNK = 500;
 
 /**
  * Tables listed at once: one for each request of the base's budget of 5 a second, so that the budget is spent while
@@ -80,7 +82,7 @@ export class MirrorSeedService {
     };
     const limit = pLimit(TABLES_AT_ONCE);
     await Promise.allSettled(
-      schema.tables.map((table) => limit(() => this.readTable(upstream, baseId, table.id, generation, keepAlive, reading))),
+      schema.tables.map((table) => limit(() => this.readTable(upstream, baseId, schema, table.id, generation, keepAlive, reading))),
     );
     if (reading.overtaken) return 'overtaken';
     if (reading.failure !== undefined) throw reading.failure;
@@ -98,6 +100,7 @@ export class MirrorSeedService {
   private async readTable(
     upstream: UpstreamClient,
     baseId: string,
+    schema: MirrorSchema,
     tableId: string,
     generation: number,
     keepAlive: () => Promise<void>,
@@ -114,7 +117,7 @@ export class MirrorSeedService {
           return;
         }
         await reading.writes.run(baseId, async () => {
-          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, page));
+          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, attachmentFieldIds(schema, tableId), page));
           await keepAlive();
         });
         reading.records += page.records.length;
@@ -126,17 +129,19 @@ export class MirrorSeedService {
     }
   }
 
-  private async putPage(manager: EntityManager, baseId: string, tableId: string, page: RecordListPage): Promise<void> {
+  private async putPage(
+    manager: EntityManager,
+    baseId: string,
+    tableId: string,
+    attachments: string[],
+    page: RecordListPage,
+  ): Promise<void> {
     if (page.restarted) await clearSeedTable(manager, baseId, tableId);
     await putSeedRecords(
       manager,
-      page.records.map((record) => ({
-        base_id: baseId,
-        record_id: record.id,
-        table_id: tableId,
-        created_time: new Date(record.createdTime).toISOString(),
-        fields_json: canonicalJson(withoutEmpty(record.fields)),
-      })),
+      page.records.map((record) =>
+        seedRow(baseId, record.id, tableId, new Date(record.createdTime).toISOString(), withoutEmpty(record.fields), attachments),
+      ),
     );
   }
 
@@ -179,30 +184,7 @@ export class MirrorSeedService {
     await this.applyPending(manager, baseId, schema);
     const at = now.toISOString();
     await insertBaselineVersions(manager, baseId, at);
-    for (let after = ''; ; ) {
-      const rows = await changedSeedRows(manager, baseId, after, MERGE_CHUNK);
-      if (!rows.length) break;
-      await upsertRecords(
-        manager,
-        rows.map((row) => {
-          const cells = JSON.parse(row.fields_json) as Cells;
-          const stats = attachmentStats(cells, attachmentFieldIds(schema, row.table_id));
-          return {
-            base_id: baseId,
-            record_id: row.record_id,
-            table_id: row.table_id,
-            created_time: row.created_time,
-            deleted_at: null,
-            deleted_by: null,
-            fields_json: row.fields_json,
-            versions: Number(row.versions ?? 0) + 1,
-            file_count: stats.fileCount,
-            attachment_bytes: stats.attachmentBytes,
-          };
-        }),
-      );
-      after = rows.at(-1)!.record_id;
-    }
+    await mergeSeedRecords(manager, baseId);
     await markUnseenDeleted(manager, baseId, at);
     await clearSeedState(manager, baseId);
     await manager.update(
@@ -213,7 +195,10 @@ export class MirrorSeedService {
     return 'live';
   }
 
-  /** The changes that arrived during the read, in order, over the staging rows (and the schema). */
+  /**
+   * The changes that arrived during the read, in order, over the staging rows (and the schema). A schema change that
+   * may have changed a table's attachment fields has that table's staging rows counted again.
+   */
   private async applyPending(manager: EntityManager, baseId: string, schema: MirrorSchema): Promise<void> {
     const changes = (await pendingChanges(manager, baseId)) as MirrorChange[];
     if (!changes.length) return;
@@ -223,9 +208,11 @@ export class MirrorSeedService {
       changes.filter(isRecordChange).map((c) => c.recordId),
     );
     const deleted = new Set<string>();
+    const restat = new Set<string>();
+    const changed = new Set<string>();
     for (const change of changes) {
       if (!isRecordChange(change)) {
-        applySchemaChange(schema, change);
+        if (applySchemaChange(schema, change)) restat.add(change.tableId);
         continue;
       }
       if (change.eventType === 'record_delete') {
@@ -234,20 +221,58 @@ export class MirrorSeedService {
         continue;
       }
       const row = rows.get(change.recordId);
+      const attachments = attachmentFieldIds(schema, change.tableId);
       if (change.eventType === 'record_create') {
         deleted.delete(change.recordId);
-        rows.set(change.recordId, {
-          base_id: baseId,
-          record_id: change.recordId,
-          table_id: change.tableId,
-          created_time: change.createdTime ?? change.at,
-          fields_json: canonicalJson(withoutEmpty(change.cells)),
-        });
+        rows.set(
+          change.recordId,
+          seedRow(baseId, change.recordId, change.tableId, change.createdTime ?? change.at, withoutEmpty(change.cells), attachments),
+        );
+        changed.add(change.recordId);
       } else if (row) {
-        row.fields_json = canonicalJson(withChanges(JSON.parse(row.fields_json) as Cells, change.cells));
+        const cells = withChanges(JSON.parse(row.fields_json) as Cells, change.cells);
+        rows.set(change.recordId, seedRow(baseId, change.recordId, row.table_id, row.created_time, cells, attachments));
+        changed.add(change.recordId);
       }
     }
     await deleteSeedRecords(manager, baseId, [...deleted]);
-    await putSeedRecords(manager, [...rows.values()]);
+    await putSeedRecords(
+      manager,
+      [...changed].filter((id) => rows.has(id)).map((id) => rows.get(id)!),
+    );
+    for (const tableId of restat) await this.restatTable(manager, baseId, tableId, attachmentFieldIds(schema, tableId));
   }
+
+  private async restatTable(manager: EntityManager, baseId: string, tableId: string, attachments: string[]): Promise<void> {
+    for (let after = ''; ; ) {
+      const rows = await seedRowsOfTable(manager, baseId, tableId, after, RESTAT_CHUNK);
+      if (!rows.length) return;
+      await putSeedRecords(
+        manager,
+        rows.map((row) => seedRow(baseId, row.record_id, tableId, row.created_time, JSON.parse(row.fields_json) as Cells, attachments)),
+      );
+      after = rows.at(-1)!.record_id;
+    }
+  }
+}
+
+/** A staging row: the record's cells as stored, and its files counted over the table's attachment fields. */
+function seedRow(
+  baseId: string,
+  recordId: string,
+  tableId: string,
+  createdTime: string,
+  cells: Cells,
+  attachments: string[],
+): SeedRecordRow {
+  const stats = attachmentStats(cells, attachments);
+  return {
+    base_id: baseId,
+    record_id: recordId,
+    table_id: tableId,
+    created_time: createdTime,
+    fields_json: canonicalJson(cells),
+    file_count: stats.fileCount,
+    attachment_bytes: stats.attachmentBytes,
+  };
 }

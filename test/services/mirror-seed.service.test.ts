@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSql } from '../../src/repositories/run-sql.js';
+import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
+import { until } from '../support/eventually.js';
+import { expectedCounts } from '../support/sandbox-totals.js';
+import { parsed } from '../support/service-calls.js';
+import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+
+/** Each upstream answer's delay while the second seed reads: long enough for the changes to arrive meanwhile. */
+const LATENCY_MS = 300;
+
+/**
+ * A seed over changes that arrive while it reads (ARCHITECTURE flow "mirror"): they wait as pending and are applied
+ * over the read when it completes, and each record's files are counted as its page arrives, again for a table whose
+ * attachment fields changed meanwhile. Service-level: the seed and the ingestion are called directly.
+ */
+for (const { name, database } of await serviceDatabases()) {
+  describe(`a mirror seed on ${name}`, () => {
+    let t: TestServices;
+    let drop: () => Promise<void> = async () => undefined;
+
+    beforeAll(async () => {
+      const db = await database();
+      drop = db.drop;
+      t = await startTestServices(db.env);
+      t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await drop();
+    });
+
+    /** The mirror's live records, files and bytes per table, as a count from the mirror sums them. */
+    const mirrored = async (baseId: string) => {
+      const rows = await runSql<Array<{ table_id: string; n: number | string; files: number | string; bytes: number | string }>>(
+        t.dataSource,
+        `SELECT table_id, COUNT(*) AS n, SUM(file_count) AS files, SUM(attachment_bytes) AS bytes FROM mirror_record
+         WHERE base_id = :baseId AND deleted_at IS NULL GROUP BY table_id`,
+        { baseId },
+      );
+      return rows
+        .map((row) => ({
+          tableId: row.table_id,
+          recordCount: Number(row.n),
+          fileCount: Number(row.files),
+          storageBytes: Number(row.bytes),
+        }))
+        .sort((a, b) => a.tableId.localeCompare(b.tableId));
+    };
+    const truth = (baseId: string) =>
+      expectedCounts(t.sandbox, baseId)
+        .map(({ tableId, recordCount, fileCount, storageBytes }) => ({ tableId, recordCount, fileCount, storageBytes }))
+        .sort((a, b) => a.tableId.localeCompare(b.tableId));
+
+    it('applies the changes that arrived during the read, and counts files by the schema they left', async () => {
+      const { services, sandbox } = t;
+      const base = sandbox.store.seedLargeBase({ name: `Seed ${name}`, tables: 2, recordsPerTable: 1_000, attachmentsPerRecord: 2 });
+      const baseId = base.id;
+      await services.monitoringConfigs.create(
+        t.accountId,
+        parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+      );
+      expect(await services.mirrorSeeds.seed(baseId)).toBe('live');
+      expect(await mirrored(baseId)).toEqual(truth(baseId));
+      const watchId = (await services.watches.find({ baseId }))!.id;
+
+      const [first, second] = base.tables;
+      const files = (table: typeof first) => table!.fields.find((field) => field.name === 'Files')!;
+      sandbox.faults.update({ latencyMs: LATENCY_MS });
+      const seeding = services.mirrorSeeds.seed(baseId);
+      // Once some of the second table's records are read (with its files counted), and before the rest are.
+      await until(
+        async () =>
+          (
+            await runSql<Array<{ n: number | string }>>(
+              t.dataSource,
+              'SELECT COUNT(*) AS n FROM mirror_seed_record WHERE base_id = :baseId AND table_id = :tableId',
+              { baseId, tableId: second!.id },
+            )
+          )[0]!.n,
+        (n) => Number(n) > 0,
+      );
+      expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
+      const [created] = sandbox.store.createRecords(baseId, first!.id, [
+        { Name: 'Made during the seed', Files: [{ url: 'https://example.com/new.png', filename: 'new.png' }] },
+      ]);
+      const [kept, gone] = [...first!.records.keys()];
+      sandbox.store.updateRecords(baseId, first!.id, [{ id: kept!, fields: { Files: [] } }]);
+      sandbox.store.deleteRecords(baseId, first!.id, [gone!]);
+      // The second table's attachment field goes: none of its files count any more, whether read before or after.
+      sandbox.store.deleteField(baseId, second!.id, files(second).id);
+      await services.changeIngest.ingest(watchId);
+      expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
+
+      expect(await seeding).toBe('live');
+      sandbox.faults.update({ latencyMs: 0 });
+      const counts = await mirrored(baseId);
+      expect(counts).toEqual(truth(baseId));
+      expect(counts.find((table) => table.tableId === second!.id)).toMatchObject({ recordCount: 1_000, fileCount: 0, storageBytes: 0 });
+      const reads = services.mirrorReads;
+      const configId = (await services.monitoringConfigs.list(t.accountId)).find((config) => config.baseId === baseId)!.id;
+      expect((await reads.record(t.accountId, configId, created!.id)).fields).toMatchObject({
+        [files(first).id]: [expect.objectContaining({ filename: 'new.png' })],
+      });
+      expect((await reads.record(t.accountId, configId, kept!)).fields[files(first).id]).toBeUndefined();
+      expect((await reads.record(t.accountId, configId, gone!)).deletedAt).not.toBeNull();
+    });
+  });
+}
