@@ -10,9 +10,9 @@ import { runLoad } from './support/load.js';
 import { count, mib, ms, seconds, type ReportTable } from './support/markdown.js';
 import { median } from './support/percentiles.js';
 import { progress } from './support/progress.js';
-import { REDIS_URL } from './support/shared-services.js';
 import { loadTable, type Measured, type Scenario } from './support/snapshot-report.js';
 import { withTempDir } from './support/temp-dir.js';
+import { workersEnv } from './support/workers-env.js';
 
 const LOG = { entries: 1_000_000, days: 180, until: '2026-11-01T00:00:00.000Z' };
 const LOAD = { connections: 32, warmUpSeconds: 3, seconds: 15 };
@@ -28,11 +28,6 @@ const P99_TARGET_MS = 25;
 const UNLOADED_SAMPLES = 30;
 /** Issue 17: every row under p99 25 ms with two serving processes (which need Redis: issue 24). */
 const WORKERS = [1, 2] as const;
-
-/** WEB_CONCURRENCY > 1 shares its state through Redis: this machine's, under a key prefix of the run's own. */
-function workersEnv(workers: number, redisPrefix: string): Record<string, string> {
-  return workers > 1 ? { WEB_CONCURRENCY: String(workers), REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : { WEB_CONCURRENCY: '1' };
-}
 
 interface ChangePage {
   records: unknown[];

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { dropKeys, redisAvailable } from '../../test/support/redis.js';
 import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { createRandom, hashSeed } from '../../src/sandbox/prng.js';
 import { buildService, readOnlyServiceEnv, startBuiltService, stopService } from './built-service.js';
@@ -10,6 +12,7 @@ import type { MirrorBenchSizes } from './mirror-sizes.js';
 import { progress } from './progress.js';
 import { loadTable, type Measured, type Scenario } from './snapshot-report.js';
 import { withTempDir } from './temp-dir.js';
+import { workersEnv } from './workers-env.js';
 
 const P99_TARGET_MS = 25;
 const DISTINCT_PATHS = 2_000;
@@ -30,35 +33,44 @@ export async function measureMirrorReads(sizes: MirrorBenchSizes): Promise<Repor
     const seedMs = performance.now() - started;
     progress(`mirror: written in ${seconds(seedMs)}, ${mib(history.fileBytes)}; building the service (tsc -p tsconfig.build.json)`);
     buildService();
-    const service = await startBuiltService(readOnlyServiceEnv(databasePath, apiKey));
-    try {
-      const measured: Measured[] = [];
-      for (const scenario of scenariosFor(history, sizes)) {
-        const first = await send(`${service.url}${scenario.path}`, { apiKey });
-        if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body.slice(0, 300)}`);
-        progress(`mirror: ${scenario.name}, ${scenario.connections} clients, ${sizes.load.seconds} s`);
-        const load = await runLoad({
-          ...sizes.load,
-          url: `${service.url}${scenario.path}`,
-          paths: scenario.paths,
-          apiKey,
-          connections: scenario.connections,
-          serverPid: service.pid,
-        });
-        measured.push({ scenario, bodyBytes: first.bytes, load });
+    // One serving process, and two (WEB_CONCURRENCY, which shares its state through Redis) where Redis answers.
+    const workerCounts = (await redisAvailable()) ? [1, 2] : [1];
+    const redisPrefix = `basewatch-bench:mirror:${randomBytes(4).toString('hex')}:`;
+    const scenarios = scenariosFor(history, sizes);
+    const tables: ReportTable[] = [];
+    for (const workers of workerCounts) {
+      const service = await startBuiltService({ ...readOnlyServiceEnv(databasePath, apiKey), ...workersEnv(workers, redisPrefix) });
+      try {
+        const measured: Measured[] = [];
+        for (const scenario of scenarios) {
+          const first = await send(`${service.url}${scenario.path}`, { apiKey });
+          if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body.slice(0, 300)}`);
+          progress(`mirror: WEB_CONCURRENCY=${workers}, ${scenario.name}, ${scenario.connections} clients, ${sizes.load.seconds} s`);
+          const load = await runLoad({
+            ...sizes.load,
+            url: `${service.url}${scenario.path}`,
+            paths: scenario.paths,
+            apiKey,
+            connections: scenario.connections,
+            // The primary and its workers: CPU is summed over the process tree.
+            serverPid: service.pid,
+          });
+          measured.push({ scenario, bodyBytes: first.bytes, load });
+        }
+        tables.push(
+          loadTable(
+            `Mirror reads: ${count(history.records)} records, ${count(history.versions)} versions (SQLite), built service in its own process, WEB_CONCURRENCY=${workers}${workers > 1 ? ' with Redis' : ''}`,
+            measured,
+            `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each row takes ${count(DISTINCT_PATHS)} ` +
+              'different records (and instants) in turn. The “JSON body” column is the first response’s.',
+          ),
+        );
+      } finally {
+        await stopService(service);
+        await dropKeys(redisPrefix);
       }
-      return [
-        loadTable(
-          `Mirror reads: ${count(history.records)} records, ${count(history.versions)} versions (SQLite), built service in its own process`,
-          measured,
-          `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each row takes ${count(DISTINCT_PATHS)} ` +
-            'different records (and instants) in turn. The “JSON body” column is the first response’s.',
-        ),
-        seedTable(history, seedMs),
-      ];
-    } finally {
-      await stopService(service);
     }
+    return [...tables, seedTable(history, seedMs)];
   });
 }
 

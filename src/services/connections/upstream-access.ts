@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { UpstreamConnection } from '../../entities/index.js';
 import { upstreamNotConnected } from '../../errors.js';
+import { EntityLookup } from '../../repositories/entity-lookup.js';
 import { isUpstreamRequestError } from '../../upstream/upstream-error.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { TokenSource, UpstreamBase } from '../../upstream/types.js';
@@ -29,7 +30,8 @@ export type ClientForToken = (token: string | TokenSource) => UpstreamClient;
  * upstream_not_connected. Everything a service does upstream for an account goes through here.
  */
 export class UpstreamAccess {
-  private readonly connections: Repository<UpstreamConnection>;
+  /** The account's connection, read on every request that checks what the account sees: without the query builder. */
+  private readonly connectionByAccount: EntityLookup<UpstreamConnection>;
   private readonly clients = new LRUCache<string, UpstreamClient>({ max: 1_000 });
   /**
    * Which bases each account's connection sees, kept a minute: changes of a base go only to accounts that see it,
@@ -43,7 +45,7 @@ export class UpstreamAccess {
     private readonly tokens: AccessTokenService,
     private readonly clientFor: ClientForToken,
   ) {
-    this.connections = dataSource.getRepository(UpstreamConnection);
+    this.connectionByAccount = new EntityLookup(dataSource, UpstreamConnection, ['accountId']);
   }
 
   /** Who the shared token acts for, as whoami tells it: asked once per process (again after a failure). */
@@ -70,7 +72,7 @@ export class UpstreamAccess {
   }
 
   private connectionOf(accountId: string): Promise<AccountConnection | null> {
-    return this.connections.findOne({ select: { accountId: true, upstreamUserId: true, status: true }, where: { accountId } });
+    return this.connectionByAccount.one(accountId);
   }
 
   private async clientOf(accountId: string, connection: AccountConnection | null): Promise<UpstreamClient> {
@@ -94,7 +96,7 @@ export class UpstreamAccess {
    * (`token:<fingerprint>`); undefined when it has neither.
    */
   async userKeyFor(accountId: string): Promise<string | undefined> {
-    const connection = await this.connections.findOne({ select: { accountId: true, upstreamUserId: true }, where: { accountId } });
+    const connection = await this.connectionOf(accountId);
     return connection ? connection.upstreamUserId : this.shared?.userKey;
   }
 
@@ -103,7 +105,7 @@ export class UpstreamAccess {
    * it has none and there is no shared token). Scheduled and background work of such an account pauses.
    */
   async canReach(accountId: string): Promise<boolean> {
-    const connection = await this.connections.findOne({ select: { accountId: true, status: true }, where: { accountId } });
+    const connection = await this.connectionOf(accountId);
     return connection ? connection.status === 'active' : this.shared !== undefined;
   }
 

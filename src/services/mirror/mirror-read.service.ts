@@ -1,13 +1,13 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import type { MirrorBase, MonitoringConfig } from '../../entities/index.js';
+import { MirrorBase, type MonitoringConfig } from '../../entities/index.js';
 import { conflict, invalidRequest, notFound } from '../../errors.js';
+import { EntityLookup } from '../../repositories/entity-lookup.js';
 import {
   countDeletedRecords,
   countVersions,
   deletedRecordRows,
-  findMirror,
   mirrorCounts,
   recordRow,
   searchRecordRows,
@@ -82,6 +82,8 @@ export type DeletedRecordsFilter = Pick<DeletedRecordsInput, 'tableId' | 'from' 
 export class MirrorReadService {
   private readonly historyCursors: SignedCursorCodec<number>;
   private readonly deletedCursors: SignedCursorCodec<DeletedPosition>;
+  /** The base's mirror, read by every request: without the query builder. */
+  private readonly mirrorByBase: EntityLookup<MirrorBase>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -89,6 +91,7 @@ export class MirrorReadService {
     cursors: SignedCursors,
     private readonly retentionDays: number,
   ) {
+    this.mirrorByBase = new EntityLookup(dataSource, MirrorBase, ['baseId']);
     this.historyCursors = cursors.codec('record history nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of this record’s history');
     this.deletedCursors = cursors.codec(
       'deleted records nextCursor',
@@ -100,7 +103,7 @@ export class MirrorReadService {
   /** The config and its base's mirror; the mirror is made when its config is, so none means it was just removed. */
   async mirrorOf(accountId: string, configId: string): Promise<{ config: MonitoringConfig; mirror: MirrorBase }> {
     const config = await this.configs.get(accountId, configId);
-    const mirror = await findMirror(this.dataSource, config.baseId);
+    const mirror = await this.mirrorByBase.one(config.baseId);
     if (!mirror) throw notFound('Mirror');
     return { config, mirror };
   }
@@ -298,7 +301,10 @@ export class MirrorReadService {
     let limit = wanted + KEYFRAME_EVERY;
     for (;;) {
       const rows = await versionsBack(this.dataSource, baseId, recordId, bounds, limit);
-      const folded = foldVersions(rows.reverse().map(toStored));
+      // Folding starts at the oldest whole version: the rows before it are not parsed.
+      const oldestFirst = rows.reverse();
+      const start = oldestFirst.findIndex((row) => Number(row.keyframe) === 1);
+      const folded = foldVersions(start === -1 ? [] : oldestFirst.slice(start).map(toStored));
       if ((folded.length && folded[0]!.seq <= oldestSeq) || rows.length < limit) return folded;
       limit *= 4;
     }
