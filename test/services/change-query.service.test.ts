@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_EVENT_TYPES, CHANGE_SOURCES, type ChangeEventType, type ChangeSource } from '../../src/services/audit/change-event.js';
 import { changeQueryInput } from '../../src/services/audit/change-query.input.js';
 import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
@@ -6,7 +6,7 @@ import { createRandom, pick } from '../../src/sandbox/prng.js';
 import { appendChanges, newestFirst, type LoggedChange, type SeedChange } from '../support/change-entries.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { asQuery, parsed, refusal } from '../support/service-calls.js';
-import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { serviceDatabases, servicesOn } from '../support/test-services.js';
 
 /**
  * The change list's rules (ChangeQueryService.list behind MonitoringConfigService.logTarget), without HTTP, on SQLite
@@ -19,18 +19,10 @@ const FIELDS = ['fldFIELD0000000A', 'fldFIELD0000000B', 'fldFIELD0000000C', 'fld
 const RECORDS = ['recRECORD000000A', 'recRECORD000000B', 'recRECORD000000C', 'recRECORD000000D', 'recRECORD000000E', 'recRECORD000000F'];
 
 for (const { name, database } of await serviceDatabases()) {
-  let t: TestServices;
-  let drop: () => Promise<void> = async () => undefined;
+  const t = servicesOn(database);
 
   beforeAll(async () => {
-    const db = await database();
-    drop = db.drop;
-    t = await startTestServices(db.env);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await drop();
   });
 
   async function newConfig(): Promise<{ id: string }> {

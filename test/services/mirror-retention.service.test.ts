@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cells } from '../../src/services/mirror/record-state.js';
 import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
 import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed } from '../support/service-calls.js';
-import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { serviceDatabases, servicesOn } from '../support/test-services.js';
 import { MIRROR_WAIT_MS, mirroredConfig as liveConfig } from './mirrored-config.js';
 
 const RETENTION_DAYS = 30;
@@ -30,8 +30,7 @@ async function instantBetween(): Promise<string> {
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`mirror retention and release on ${name}`, { timeout: 4 * WAIT_MS }, () => {
-    let t: TestServices;
-    let drop: () => Promise<void> = async () => undefined;
+    const t = servicesOn(database, { ...AUDIT_APP_ENV, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS) });
 
     const rowsOf = async (baseId: string) => {
       const counts: Record<string, number> = {};
@@ -43,14 +42,7 @@ for (const { name, database } of await serviceDatabases()) {
     };
 
     beforeAll(async () => {
-      const db = await database();
-      drop = db.drop;
-      t = await startTestServices({ ...AUDIT_APP_ENV, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS), ...db.env });
       t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop();
     });
 
     /** A config of the demo base (its own log base), once its mirror is live. */

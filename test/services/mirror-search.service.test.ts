@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runSql } from '../../src/repositories/run-sql.js';
 import type { RecordMatch } from '../../src/services/mirror/mirror-read.service.js';
 import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
@@ -6,7 +6,7 @@ import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { asQuery, parsed, refusal } from '../support/service-calls.js';
-import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { serviceDatabases, servicesOn } from '../support/test-services.js';
 import { MIRROR_WAIT_MS, mirroredConfig } from './mirrored-config.js';
 
 /**
@@ -16,8 +16,7 @@ import { MIRROR_WAIT_MS, mirroredConfig } from './mirrored-config.js';
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`mirror record search on ${name}`, { timeout: 3 * MIRROR_WAIT_MS }, () => {
-    let t: TestServices;
-    let drop: () => Promise<void> = async () => undefined;
+    const t = servicesOn(database, { ...AUDIT_APP_ENV });
     let configId: string;
     let suppliers: string;
     let products: string;
@@ -27,9 +26,6 @@ for (const { name, database } of await serviceDatabases()) {
     const names = (matches: RecordMatch[]) => matches.map((match) => match.primaryValue);
 
     beforeAll(async () => {
-      const db = await database();
-      drop = db.drop;
-      t = await startTestServices({ ...AUDIT_APP_ENV, ...db.env });
       t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
       const baseId = t.baseId(DEMO_BASES.catalog);
       configId = await mirroredConfig(t, baseId);
@@ -60,10 +56,6 @@ for (const { name, database } of await serviceDatabases()) {
         (matches) => matches.length === 1,
         MIRROR_WAIT_MS,
       );
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop();
     });
 
     it('finds records by a part of the primary value in any case, ordered by it, without the deleted ones', async () => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runSql } from '../../src/repositories/run-sql.js';
 import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
 import { until } from '../support/eventually.js';
 import { expectedCounts } from '../support/sandbox-totals.js';
 import { parsed } from '../support/service-calls.js';
-import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { serviceDatabases, servicesOn } from '../support/test-services.js';
 
 /** Each upstream answer's delay while the second seed reads: long enough for the changes to arrive meanwhile. */
 const LATENCY_MS = 300;
@@ -16,18 +16,10 @@ const LATENCY_MS = 300;
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`a mirror seed on ${name}`, () => {
-    let t: TestServices;
-    let drop: () => Promise<void> = async () => undefined;
+    const t = servicesOn(database);
 
     beforeAll(async () => {
-      const db = await database();
-      drop = db.drop;
-      t = await startTestServices(db.env);
       t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop();
     });
 
     /** The mirror's live records, files and bytes per table, as a count from the mirror sums them. */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD, uniqueEmail } from '../auth/browser.js';
 import { refusal } from '../support/service-calls.js';
-import { serviceDatabases, startTestServices, type TestServices } from '../support/test-services.js';
+import { serviceDatabases, servicesOn } from '../support/test-services.js';
 
 /**
  * The users-and-sessions tables and the session lookup on each database (the migration and the SQL of PostgreSQL
@@ -9,18 +9,7 @@ import { serviceDatabases, startTestServices, type TestServices } from '../suppo
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`web sessions on ${name}`, () => {
-    let t: TestServices;
-    let drop: () => Promise<void> = async () => undefined;
-
-    beforeAll(async () => {
-      const db = await database();
-      drop = db.drop;
-      t = await startTestServices(db.env);
-    });
-    afterAll(async () => {
-      await t?.close();
-      await drop();
-    });
+    const t = servicesOn(database);
 
     it('signs up, finds the session by its token, lists and ends sessions, and refuses a duplicate e-mail', async () => {
       const { users, sessions } = t.services;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createScheduler, type Scheduler } from '../../src/jobs/agenda.js';
 import { createLogger } from '../../src/logger.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -128,4 +129,29 @@ export async function serviceDatabases(): Promise<Array<{ name: string; database
     return { env: { DATABASE_URL: db.url }, drop: db.drop };
   };
   return [sqlite, { name: 'PostgreSQL', database: postgres }];
+}
+
+/**
+ * The services of the describe block this is called in, on `database` (serviceDatabases): started before its tests
+ * (before the block's own beforeAll hooks), closed and the database dropped after them. What it returns reads through
+ * to the started services.
+ */
+export function servicesOn(database: () => Promise<RunDatabase>, env: Record<string, string> = {}): TestServices {
+  let started: TestServices | undefined;
+  let drop: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const db = await database();
+    drop = db.drop;
+    started = await startTestServices({ ...env, ...db.env });
+  });
+  afterAll(async () => {
+    await started?.close();
+    await drop();
+  });
+  return new Proxy({} as TestServices, {
+    get: (_, property) => {
+      if (!started) throw new Error('the services start in a beforeAll hook: use them in hooks and tests');
+      return started[property as keyof TestServices];
+    },
+  });
 }
