@@ -29,7 +29,7 @@ const singleGraphql: Plugin = {
 const STARTS_PROCESSES =
   /(\bfrom |\bimport\()'(node:child_process|playwright-core|[^']*\/support\/(processes|built-service|browser-pages)\.js)'/;
 const STARTS_THE_APP = /\bimport \{[^}]*\b(startTestApp|startServer)\b[^}]*\} from '[^']*\/(test-app|server)\.js'/;
-const STARTS_THE_SERVICES = /\bimport \{[^}]*\bstartTestServices\b[^}]*\} from '[^']*\/test-services\.js'/;
+const STARTS_THE_SERVICES = /\bimport \{[^}]*\b(startTestServices|servicesOn)\b[^}]*\} from '[^']*\/test-services\.js'/;
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const testFiles = (dir: string): string[] =>
   readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
