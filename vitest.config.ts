@@ -74,14 +74,16 @@ const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
 
 /**
  * Files at a time. Most tests wait (on SQLite, the sandbox, timers, processes starting, a lease running out) more than
- * they compute: three keep two cores busy (vitest's default on two cores is one file at a time). The process tier
- * runs last, on its own: the rate-limit tests count requests within a second and fail on a machine that a file
- * starting replicas or Chromium beside them keeps busy.
+ * they compute: three keep two cores busy (vitest's default on two cores is one file at a time; four made a browser
+ * test time out). The unit tier runs first, on its own: the rate-limit tests count requests within a second and fail
+ * on a machine that a file starting replicas or Chromium beside them keeps busy. Then the services, HTTP and process
+ * tiers run together, so that the long process files (replicas, the built app) start while the short files fill the
+ * other workers.
  */
 const WORKERS = 3;
 /**
- * The process tier, on its own at the end. Not more: with four, a replica's rolling restart under the load of the
- * others lost a request (ECONNRESET).
+ * Process files at a time. Not more: with four, a replica's rolling restart under the load of the others lost a request
+ * (ECONNRESET).
  */
 const PROCESS_WORKERS = 3;
 
@@ -108,11 +110,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'services', include: SERVICE_TIER },
+        test: { name: 'services', include: SERVICE_TIER, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        test: { name: 'http', include: HTTP_TIER },
+        test: { name: 'http', include: HTTP_TIER, sequence: { groupOrder: 1 } },
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
