@@ -103,6 +103,9 @@ export default defineConfig({
      */
     isolate: false,
     maxWorkers: WORKERS,
+    // The one build of the service that the process tier uses, started with the run (it is most of a cold first
+    // process file's time).
+    globalSetup: ['test/support/early-build.ts'],
     projects: [
       {
         extends: true,
