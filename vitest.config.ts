@@ -76,9 +76,9 @@ const MACHINE_ZONES = ['Pacific/Kiritimati', 'Etc/GMT+12'];
  * Files at a time. Most tests wait (on SQLite, the sandbox, timers, processes starting, a lease running out) more than
  * they compute: three keep two cores busy (vitest's default on two cores is one file at a time; four made a browser
  * test time out). The unit tier runs first, on its own: the rate-limit tests count requests within a second and fail
- * on a machine that a file starting replicas or Chromium beside them keeps busy. Then the services, HTTP, zone and
- * process projects run together, so that the long process files (replicas, the built app) start while the short files
- * fill the other workers.
+ * on a machine that a file starting replicas or Chromium beside them keeps busy. Then the services, HTTP and process
+ * tiers run together, so that the long process files (replicas, the built app) start while the short files fill the
+ * other workers.
  */
 const WORKERS = 3;
 /**
@@ -121,7 +121,7 @@ export default defineConfig({
       },
       ...MACHINE_ZONES.map((zone) => ({
         extends: true as const,
-        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone }, sequence: { groupOrder: 1 } },
+        test: { name: `TZ=${zone}`, include: DATE_HEAVY, env: { TZ: zone } },
       })),
       {
         extends: true,
