@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
-import { loadConfig, type Config } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { afterAll, beforeAll } from 'vitest';
 import { createScheduler, type Scheduler } from '../../src/jobs/agenda.js';
 import { createLogger } from '../../src/logger.js';
@@ -13,7 +13,7 @@ import { openServiceRuntime } from '../../src/service-runtime.js';
 import type { Services } from '../../src/services.js';
 import { admin, createTestDatabase } from './postgres.js';
 import { sandboxApi, type SandboxApi } from './sandbox-api.js';
-import { TEST_SECRET_KEY } from './test-app.js';
+import { testConfig } from './test-app.js';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/config.js';
 
 export interface TestAccount {
@@ -53,19 +53,7 @@ export interface TestServiceOptions {
 
 export async function startTestServices(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestServices> {
   const dir = mkdtempSync(join(tmpdir(), 'basewatch-services-'));
-  const config = loadConfig({
-    ...(env.DATABASE_URL?.startsWith('postgres') ? { SECRET_KEY: TEST_SECRET_KEY } : {}),
-    DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
-    SANDBOX_STATE_FILE: join(dir, 'sandbox-state.json'),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    UPSTREAM_LOCKOUT_MS: '300',
-    UPSTREAM_TIMEOUT_MS: '5000',
-    UPSTREAM_RETRY_BASE_DELAY_MS: '20',
-    UPSTREAM_MAX_RETRIES: '4',
-    // Jobs are planned but not run, unless a test asks: a count at an unlucky hour would disturb other tests.
-    SCHEDULER_RUN_JOBS: 'false',
-    ...env,
-  });
+  const config = testConfig(dir, env);
   const logger = createLogger(config.logLevel, options.logStream);
   const runtime = await openServiceRuntime(config, logger);
   const { services, sandbox } = runtime;
