@@ -70,8 +70,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   try {
     const { primaryUrl } = options;
     runtime = await openServiceRuntime(config, logger, { url, primaryUrl });
-    const { dataSource, services, sandbox, shared, metrics } = runtime;
-    const remoteSandbox = primaryUrl && config.upstream.mode === 'sandbox' ? `${primaryUrl}/sandbox/airtable` : undefined;
+    const { dataSource, services, sandbox, shared, metrics, remoteSandbox } = runtime;
     const gatherMetrics = primaryUrl && config.adminToken ? workersMetrics(primaryUrl, config.adminToken) : undefined;
     scheduler = await createScheduler(config, dataSource, services, logger, metrics);
     // One budget per account for HTTP and the subscription socket alike.

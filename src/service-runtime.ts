@@ -25,6 +25,8 @@ export interface ServiceRuntime {
   sandbox?: Sandbox;
   /** Where this process's clients reach the built-in sandbox's API (a loopback listener of its own). */
   sandboxUrl?: string;
+  /** Under WEB_CONCURRENCY > 1 in sandbox mode, the primary's sandbox, which the public app forwards to. */
+  remoteSandbox?: string;
   shared: SharedState;
   metrics: Metrics;
   /** Stores this process's API-call counts, closes the sandbox, the database and the shared state. */
@@ -103,6 +105,7 @@ export async function openServiceRuntime(config: Config, logger: Logger, options
       services,
       sandbox,
       sandboxUrl: sandboxApi,
+      remoteSandbox,
       shared,
       metrics,
       close: async () => {
