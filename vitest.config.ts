@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,7 +28,7 @@ const singleGraphql: Plugin = {
  * - unit: every other file: pieces without the services.
  */
 const STARTS_PROCESSES =
-  /(\bfrom |\bimport\()'(node:child_process|playwright-core|[^']*\/support\/(processes|built-service|browser-pages)\.js)'/;
+  /(\bfrom |\bimport\()'(node:child_process|playwright-core|[^']*\/support\/(processes|built-service|browser-pages|cli-process)\.js)'/;
 const STARTS_THE_APP = /\bimport \{[^}]*\b(startTestApp|startServer)\b[^}]*\} from '[^']*\/(test-app|server)\.js'/;
 const STARTS_THE_SERVICES = /\bimport \{[^}]*\b(startTestServices|servicesOn)\b[^}]*\} from '[^']*\/test-services\.js'/;
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -103,6 +104,7 @@ export default defineConfig({
      */
     isolate: false,
     maxWorkers: WORKERS,
+    sequence: { sequencer: LongestFirst },
     // The one build of the service that the process tier uses, started with the run (it is most of a cold first
     // process file's time).
     globalSetup: ['test/support/early-build.ts'],

@@ -280,7 +280,7 @@ describe('sessions list, sign out everywhere, password change', () => {
 
 describe('the CLI’s user and its set-password link', () => {
   it('creates a user for an existing account; the link sets the password once and signs in', async () => {
-    const { runCli } = await import('../support/processes.js');
+    const { runCli } = await import('../support/cli-process.js');
     const env = { DATABASE_URL: `sqlite:${app.dir}/test.sqlite`, PUBLIC_URL: 'https://basewatch.example.com' };
     const email = uniqueEmail('owner');
     const made = await runCli(['user', 'create', '--email', email, '--account', app.accountId, '--json'], env);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/processes.js';
+import { runCli, runCliScript } from '../support/cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basewatch-cli-'));
 const env = { DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` };
@@ -30,6 +30,12 @@ describe('cli', () => {
 
     const accounts = JSON.parse((await runCli(['account', 'list', '--json'], env)).stdout);
     expect(accounts.accounts).toContainEqual({ id: account.id, name: 'Ops team' });
+  }, 60_000);
+
+  it('runs as the README says (npm run cli, from the sources)', async () => {
+    const created = await runCliScript(['account', 'create', '--name', 'From npm', '--json'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout).account).toEqual({ id: expect.any(String), name: 'From npm' });
   }, 60_000);
 
   it('prints its usage for --help, -h and help, and exits 0', async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_CACHE_TTL_MS } from '../../src/services/credentials/caller-cache.js';
-import { runCli } from '../support/processes.js';
+import { runCli } from '../support/cli-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;

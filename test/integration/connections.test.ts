@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowser, PASSWORD, uniqueEmail } from '../auth/browser.js';
-import { runCli } from '../support/processes.js';
+import { runCli } from '../support/cli-process.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import type { JsonBody } from '../support/json-body.js';

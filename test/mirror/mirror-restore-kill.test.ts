@@ -9,7 +9,8 @@ import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { createHttp, type Http } from '../support/http.js';
-import { startSourceService, type ServiceProcess } from '../support/processes.js';
+import { builtServiceMain } from '../support/built-service.js';
+import { startBuiltService, type ServiceProcess } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basewatch-restore-kill-'));
@@ -57,7 +58,10 @@ describe('a restore killed mid-way (SIGKILL)', () => {
         const emailId = table.fields.find((f) => f.name === 'Email')!.id;
         const tableSize = () => sandbox.store.getTable(watched.id, table.id)!.records.size;
 
-        services.push(await startSourceService(env));
+        // The built service (node dist/…), as a deployment runs it: it starts in a second where tsx compiles first.
+        const main = await builtServiceMain();
+        const startService = () => startBuiltService(env, main);
+        services.push(await startService());
         let http: Http = createHttp(services[0]!.url, apiKey);
         const created = await http('POST', '/monitoring-config', {
           body: { baseId: watched.id, monitoringBaseId: log.id, scope: 'records_only' },
@@ -117,7 +121,7 @@ describe('a restore killed mid-way (SIGKILL)', () => {
         // Kill two: every upstream answer takes 1.5 s, and the service dies while a batch waits in the sandbox: that
         // request is dropped with its connection, nothing is made.
         sandbox.faults.update({ latencyMs: 1_500 });
-        services.push(await startSourceService(env));
+        services.push(await startService());
         http = createHttp(services[1]!.url, apiKey);
         await until(restore, (r) => r.progress.done >= 30, WAIT_MS);
         // The next batch is noted and sent at once; the sandbox would handle it 1.5 s later, after the kill.
@@ -132,7 +136,7 @@ describe('a restore killed mid-way (SIGKILL)', () => {
         expect(tableSize()).toBe(before + second.done);
         sandbox.faults.update({ latencyMs: 0 });
 
-        services.push(await startSourceService(env));
+        services.push(await startService());
         http = createHttp(services[2]!.url, apiKey);
         const done = await until(restore, (r) => r.status === 'done', WAIT_MS);
         expect(done.progress).toEqual({ done: RECORDS, total: RECORDS });

@@ -4,7 +4,7 @@ import { usageBaseInput } from '../../src/services/usage-base.input.js';
 import { countingInput } from '../../src/services/usage-insight/counting.input.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed, refusal } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
+import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
 
 /**
  * countOnlyWhenChanged against the sandbox, with the real audit watch: the scheduled count of a day without a logged
@@ -16,7 +16,7 @@ describe('counting only when the base changed', () => {
   const requestsTo = (baseId: string) => t.sandbox.stats.byBase.get(baseId)?.requests ?? 0;
 
   beforeAll(async () => {
-    t = await startTestServices();
+    t = await startTestServices(FAST_UPSTREAM);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
   });
   afterAll(() => t?.close());

@@ -4,7 +4,7 @@ import { monitoringConfigInput } from '../../src/services/monitoring-config.inpu
 import { DEMO_BASES } from '../support/factories.js';
 import { expectedCounts } from '../support/sandbox-totals.js';
 import { parsed } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
+import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
 
 const byTable = (tables: TableCount[]) =>
   tables
@@ -28,7 +28,7 @@ describe('counts from the mirror', () => {
   const products = () => t.sandbox.store.getBase(baseId)!.tables.find((table) => table.name === 'Products')!;
 
   beforeAll(async () => {
-    t = await startTestServices();
+    t = await startTestServices(FAST_UPSTREAM);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
     baseId = t.baseId(DEMO_BASES.catalog);
     await services().monitoringConfigs.create(

@@ -5,7 +5,7 @@ import { AUDIT_APP_ENV } from '../audit/audit-support.js';
 import { until } from '../support/eventually.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed } from '../support/service-calls.js';
-import { serviceDatabases, servicesOn } from '../support/test-services.js';
+import { FAST_UPSTREAM, serviceDatabases, servicesOn } from '../support/test-services.js';
 import { MIRROR_WAIT_MS, mirroredConfig as liveConfig } from './mirrored-config.js';
 
 const RETENTION_DAYS = 30;
@@ -30,7 +30,7 @@ async function instantBetween(): Promise<string> {
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`mirror retention and release on ${name}`, { timeout: 4 * WAIT_MS }, () => {
-    const t = servicesOn(database, { ...AUDIT_APP_ENV, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS) });
+    const t = servicesOn(database, { ...AUDIT_APP_ENV, ...FAST_UPSTREAM, AUDIT_RETENTION_DAYS: String(RETENTION_DAYS) });
 
     const rowsOf = async (baseId: string) => {
       const counts: Record<string, number> = {};

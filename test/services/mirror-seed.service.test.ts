@@ -4,7 +4,7 @@ import { monitoringConfigInput } from '../../src/services/monitoring-config.inpu
 import { until } from '../support/eventually.js';
 import { expectedCounts } from '../support/sandbox-totals.js';
 import { parsed } from '../support/service-calls.js';
-import { serviceDatabases, servicesOn } from '../support/test-services.js';
+import { FAST_UPSTREAM, serviceDatabases, servicesOn } from '../support/test-services.js';
 
 /** Each upstream answer's delay while the second seed reads: long enough for the changes to arrive meanwhile. */
 const LATENCY_MS = 300;
@@ -16,7 +16,7 @@ const LATENCY_MS = 300;
  */
 for (const { name, database } of await serviceDatabases()) {
   describe(`a mirror seed on ${name}`, () => {
-    const t = servicesOn(database);
+    const t = servicesOn(database, FAST_UPSTREAM);
 
     beforeAll(async () => {
       t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });

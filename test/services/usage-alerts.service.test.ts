@@ -7,7 +7,7 @@ import { usageLimitsInput } from '../../src/services/usage-limits/usage-limits.i
 import { webhookInput } from '../../src/services/webhooks/webhook.input.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { asQuery, parsed, refusal } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
+import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
 
 const HOOK_HOST = '127.0.0.1:65000';
 
@@ -16,7 +16,7 @@ describe('usage threshold alerts', () => {
   let t: TestServices;
 
   beforeAll(async () => {
-    t = await startTestServices({ WEBHOOK_ALLOWED_HOSTS: HOOK_HOST });
+    t = await startTestServices({ ...FAST_UPSTREAM, WEBHOOK_ALLOWED_HOSTS: HOOK_HOST });
     // Counts follow each other closely here; the per-base limit of real use would only slow the test.
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
   });

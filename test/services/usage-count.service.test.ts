@@ -6,17 +6,24 @@ import { countLockOf } from '../support/count-lock.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { expectedCounts, sumOf } from '../support/sandbox-totals.js';
 import { parsed, refusal } from '../support/service-calls.js';
-import { startTestServices, type TestServices } from '../support/test-services.js';
+import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
 
 /** Counting a tracked base now (UsageCountService.count, behind POST /usage/bases/{id}/run), without HTTP. */
 
 let t: TestServices;
 const sandbox = () => t.sandbox;
 
+/** The pace of requests is not under test here (FAST_UPSTREAM); faults.reset() brings the sandbox's limit back. */
+const allowFastClient = () => sandbox().faults.update({ rateLimitPerSecond: 1_000 });
+
 beforeAll(async () => {
-  t = await startTestServices();
+  t = await startTestServices(FAST_UPSTREAM);
+  allowFastClient();
 });
-afterEach(() => sandbox().faults.reset());
+afterEach(() => {
+  sandbox().faults.reset();
+  allowFastClient();
+});
 afterAll(() => t?.close());
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -92,10 +99,6 @@ describe('UsageCountService.count', () => {
 
   it('pages through big tables with the minimum of requests (one schema read plus ceil(n/100) per table)', async () => {
     const big = sandbox().store.seedLargeBase({ name: 'Pages', tables: 3, recordsPerTable: 1_050, attachmentsPerRecord: 2 });
-    // This test counts requests, so none may be a retry: on a loaded CI machine an event-loop stall can bunch the
-    // arrivals of 6 correctly spaced requests into one second and the sandbox would lock the base out for 30 s.
-    // The client's pacing is tested on its own (test/upstream/rate-limiter.test.ts, the count benchmark).
-    sandbox().faults.update({ rateLimitPerSecond: 1_000 });
     const base = await tracked(big.id);
     const before = sandbox().stats.byBase.get(big.id)?.requests ?? 0;
     const result = await run(base);
@@ -148,7 +151,7 @@ describe('UsageCountService.count', () => {
     const expected = expectedCounts(sandbox(), base.baseId);
     const rateLimitedBefore = sandbox().stats.rateLimited;
     const faultsBefore = sandbox().stats.faultsInjected;
-    // The sandbox allows 2 requests/s while the client sends 5/s: 429s and 300 ms lock-outs; and 50% 503s.
+    // The sandbox allows 2 requests/s while the client sends more: 429s and 300 ms lock-outs; and 50% 503s.
     sandbox().faults.update({ rateLimitPerSecond: 2, lockoutMs: 300, errorRate: 0.5, errorStatus: 503 });
     expect(await run(base)).toMatchObject({
       totalRecords: sumOf(expected, 'recordCount'),
@@ -172,7 +175,7 @@ describe('UsageCountService.count', () => {
 
     expect(await history(base)).toEqual(before);
     expect(await snapshotRows(base.id)).toEqual(rows);
-    sandbox().faults.reset();
+    sandbox().faults.update({ errorRate: 0 });
     expect(await refusal(() => run(base))).toBe('accepted');
   });
 
@@ -188,7 +191,7 @@ describe('UsageCountService.count', () => {
     });
     expect((await first).status).toBe('success');
     expect(await lockOf(base.id)).toBeNull();
-    sandbox().faults.reset();
+    sandbox().faults.update({ latencyMs: 0 });
     expect(await refusal(() => run(base))).toBe('accepted');
   });
 

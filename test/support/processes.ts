@@ -42,14 +42,6 @@ export function startBuiltService(env: Record<string, string>, main: string): Pr
   return startWithBanner(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 }
 
-/**
- * Starts the service from its sources as a deployment may run it (`node --import tsx src/main.ts`: node itself, so a
- * signal reaches the service, not a relay) and waits for its start-up banner. No build needed.
- */
-export function startSourceService(env: Record<string, string>): Promise<ServiceProcess> {
-  return startWithBanner(process.execPath, ['--import', 'tsx', 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
-}
-
 export interface FinishedProcess {
   code: number | null;
   stdout: string;
@@ -68,22 +60,6 @@ export function runBuiltServiceToExit(env: Record<string, string>, main: string)
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** Runs `npm run --silent cli -- …` as a person would, returning its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** The process (Linux /proc) with a TCP socket bound to this local port on loopback, if any. */
