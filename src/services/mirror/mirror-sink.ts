@@ -4,7 +4,7 @@ import { addPending, findMirror, lockMirror } from '../../repositories/mirror.re
 import type { ChangeEvent, IngestedBase, WatchedBase } from '../audit/change-event.js';
 import type { ChangeSink } from '../audit/change-pipeline.js';
 import { applyChanges } from './mirror-apply.js';
-import { toMirrorChange } from './mirror-change.js';
+import { isRecordChange, toMirrorChange } from './mirror-change.js';
 import { parseSchema } from './mirror-schema.js';
 
 /**
@@ -20,10 +20,11 @@ export class MirrorSink implements ChangeSink {
   constructor(private readonly onGap: (baseId: string) => void) {}
 
   async accept(manager: EntityManager, base: IngestedBase, changes: ChangeEvent[]): Promise<void> {
-    const known = await findMirror(manager, base.baseId);
-    if (!known) return;
     // A page without changes from the webhook the mirror follows leaves it as it is (no write on every poll).
-    if (!changes.length && !base.missedPayloads && (known.webhookId === base.webhookId || known.webhookId === null)) return;
+    if (!changes.length && !base.missedPayloads) {
+      const known = await findMirror(manager, base.baseId);
+      if (!known || known.webhookId === base.webhookId || known.webhookId === null) return;
+    }
     const now = new Date();
     if (!(await lockMirror(manager, base.baseId, now))) return;
     const mirror = (await manager.findOneBy(MirrorBase, { baseId: base.baseId }))!;
@@ -44,7 +45,10 @@ export class MirrorSink implements ChangeSink {
       return;
     }
     await applyChanges(manager, base.baseId, schema, mirrored);
-    await manager.update(MirrorBase, { id: mirror.id }, { schemaJson: JSON.stringify(schema) });
+    // Only schema changes change the schema: a page of record changes leaves its (large) JSON unwritten.
+    if (mirrored.some((change) => !isRecordChange(change))) {
+      await manager.update(MirrorBase, { id: mirror.id }, { schemaJson: JSON.stringify(schema) });
+    }
   }
 
   committed(base: WatchedBase): void {
