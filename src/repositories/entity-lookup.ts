@@ -6,19 +6,23 @@ import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'ty
  * statement, and rows are hydrated by the same column metadata and transformers TypeORM uses. The builder was most of
  * the CPU of a cached snapshot page (bench/snapshot-history.bench.ts).
  */
-export class EntityLookup<T extends ObjectLiteral> {
+export class EntityLookup<T extends ObjectLiteral, Omitted extends keyof T & string = never> {
   private readonly sql: string;
   private readonly metadata: EntityMetadata;
+  private readonly columns: EntityMetadata['columns'];
 
+  /** `omit`: properties not read (a large column that this lookup's callers do not need). */
   constructor(
     private readonly dataSource: DataSource,
     entity: EntityTarget<T>,
     where: readonly (keyof T & string)[],
+    omit: readonly Omitted[] = [],
   ) {
     const metadata = dataSource.getMetadata(entity);
     this.metadata = metadata;
+    this.columns = metadata.columns.filter((column) => !(omit as readonly string[]).includes(column.propertyName));
     const { driver } = dataSource;
-    const select = metadata.columns.map((column) => driver.escape(column.databaseName)).join(', ');
+    const select = this.columns.map((column) => driver.escape(column.databaseName)).join(', ');
     const conditions = where.map((property, index) => {
       const column = metadata.findColumnWithPropertyName(property);
       if (!column) throw new Error(`${metadata.name} has no column ${property}`);
@@ -28,14 +32,14 @@ export class EntityLookup<T extends ObjectLiteral> {
   }
 
   /** The row whose `where` columns equal `values`, in the same order, or null. */
-  async one(...values: unknown[]): Promise<T | null> {
+  async one(...values: unknown[]): Promise<Omit<T, Omitted> | null> {
     const rows = (await this.dataSource.query(this.sql, values)) as Record<string, unknown>[];
     return rows.length === 0 ? null : this.hydrate(rows[0]);
   }
 
-  private hydrate(row: Record<string, unknown>): T {
+  private hydrate(row: Record<string, unknown>): Omit<T, Omitted> {
     const entity = this.metadata.create() as T;
-    for (const column of this.metadata.columns) {
+    for (const column of this.columns) {
       column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
     }
     return entity;

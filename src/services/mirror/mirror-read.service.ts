@@ -19,7 +19,7 @@ import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { SEQ_POSITION } from '../signed-cursor.js';
 import { SEARCH_LIMIT, type DeletedRecordsInput, type RecordSearchInput } from './mirror.input.js';
 import { parseSchema, type MirrorField } from './mirror-schema.js';
-import { foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
+import { foldLast, foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
 
 export interface MirrorState {
   status: MirrorBase['status'];
@@ -84,6 +84,8 @@ export class MirrorReadService {
   private readonly deletedCursors: SignedCursorCodec<DeletedPosition>;
   /** The base's mirror, read by every request: without the query builder. */
   private readonly mirrorByBase: EntityLookup<MirrorBase>;
+  /** The same without its schema (tens of KB of JSON), for the reads of one record. */
+  private readonly mirrorHeadByBase: EntityLookup<MirrorBase, 'schemaJson'>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -92,6 +94,7 @@ export class MirrorReadService {
     private readonly retentionDays: number,
   ) {
     this.mirrorByBase = new EntityLookup(dataSource, MirrorBase, ['baseId']);
+    this.mirrorHeadByBase = new EntityLookup(dataSource, MirrorBase, ['baseId'], ['schemaJson']);
     this.historyCursors = cursors.codec('record history nextCursor', SEQ_POSITION, 'cursor is not a nextCursor of this record’s history');
     this.deletedCursors = cursors.codec(
       'deleted records nextCursor',
@@ -106,6 +109,14 @@ export class MirrorReadService {
     const mirror = await this.mirrorByBase.one(config.baseId);
     if (!mirror) throw notFound('Mirror');
     return { config, mirror };
+  }
+
+  /** mirrorOf without the schema. */
+  private async headOf(accountId: string, configId: string): Promise<MirrorHead> {
+    const config = await this.configs.get(accountId, configId);
+    const mirror = await this.mirrorHeadByBase.one(config.baseId);
+    if (!mirror) throw notFound('Mirror');
+    return mirror;
   }
 
   async state(accountId: string, configId: string): Promise<MirrorState> {
@@ -132,7 +143,7 @@ export class MirrorReadService {
 
   /** The record as it stood at `at` (default now); 404 when it did not exist yet or is unknown. */
   async record(accountId: string, configId: string, recordId: string, at?: string): Promise<MirroredRecord> {
-    const { mirror } = await this.mirrorOf(accountId, configId);
+    const mirror = await this.headOf(accountId, configId);
     const row = await recordRow(this.dataSource, mirror.baseId, recordId);
     if (at === undefined) {
       this.requireSeeded(mirror);
@@ -147,8 +158,7 @@ export class MirrorReadService {
     }
     const instant = this.checkedInstant(mirror, at);
     if (!row) throw notFound('Record');
-    const folded = await this.foldedAt(mirror.baseId, recordId, { at: instant });
-    const last = folded.at(-1);
+    const last = foldLast(await this.fromKeyframe(mirror.baseId, recordId, { at: instant }));
     if (!last) throw notFound('Record');
     const deletion = last.eventType === 'record_delete' ? last : undefined;
     // The state of a deleted record is what it held before its deletion, folded into `state` already.
@@ -200,7 +210,7 @@ export class MirrorReadService {
 
   /** Versions newest first, each with the whole record after it (`{}` for a deletion). */
   async historyPage(accountId: string, configId: string, recordId: string, page: { limit: number; cursor?: string }): Promise<HistoryPage> {
-    const { mirror } = await this.mirrorOf(accountId, configId);
+    const mirror = await this.headOf(accountId, configId);
     const owner = `${mirror.baseId}:${recordId}`;
     const beforeSeq = page.cursor === undefined ? undefined : this.historyCursors.decode(owner, page.cursor);
     const { seqs: _seqs, ...result } = await this.versionPage(mirror, recordId, page.limit, beforeSeq);
@@ -209,7 +219,7 @@ export class MirrorReadService {
   }
 
   /** A page of versions before `beforeSeq` (newest first); GraphQL pages with its own cursors over the same seqs. */
-  async versionPage(mirror: MirrorBase, recordId: string, limit: number, beforeSeq?: number): Promise<HistoryPage & { seqs: number[] }> {
+  async versionPage(mirror: MirrorHead, recordId: string, limit: number, beforeSeq?: number): Promise<HistoryPage & { seqs: number[] }> {
     const row = await recordRow(this.dataSource, mirror.baseId, recordId);
     if (!row) throw notFound('Record');
     const rows = await versionsBack(this.dataSource, mirror.baseId, recordId, { beforeSeq }, limit + 1);
@@ -298,24 +308,37 @@ export class MirrorReadService {
     wanted = 1,
     oldestSeq = Number.MAX_SAFE_INTEGER,
   ): Promise<FoldedVersion[]> {
+    return foldVersions(await this.fromKeyframe(baseId, recordId, bounds, wanted, oldestSeq));
+  }
+
+  /**
+   * Versions oldest first from the newest whole one at or before `oldestSeq` and the `wanted` newest in bounds ([]
+   * when there is none): what folding needs. The rows before that whole version are not parsed.
+   */
+  private async fromKeyframe(
+    baseId: string,
+    recordId: string,
+    bounds: { at?: string; atOrBeforeSeq?: number },
+    wanted = 1,
+    oldestSeq = Number.MAX_SAFE_INTEGER,
+  ): Promise<StoredVersion[]> {
     let limit = wanted + KEYFRAME_EVERY;
     for (;;) {
       const rows = await versionsBack(this.dataSource, baseId, recordId, bounds, limit);
-      // Folding starts at the oldest whole version: the rows before it are not parsed.
       const oldestFirst = rows.reverse();
       const start = oldestFirst.findIndex((row) => Number(row.keyframe) === 1);
-      const folded = foldVersions(start === -1 ? [] : oldestFirst.slice(start).map(toStored));
-      if ((folded.length && folded[0]!.seq <= oldestSeq) || rows.length < limit) return folded;
+      const found = start !== -1 && oldestFirst[start]!.seq <= oldestSeq;
+      if (found || rows.length < limit) return start === -1 ? [] : oldestFirst.slice(start).map(toStored);
       limit *= 4;
     }
   }
 
-  private requireSeeded(mirror: MirrorBase): void {
+  private requireSeeded(mirror: MirrorHead): void {
     if (mirror.seededAt === null) throw conflict('The mirror of this base is being seeded: read it once GET …/mirror says live');
   }
 
   /** `at` as stored text; 400 before the first seed or older than the retention. */
-  checkedInstant(mirror: MirrorBase, at: string): string {
+  checkedInstant(mirror: MirrorHead, at: string): string {
     this.requireSeeded(mirror);
     const instant = new Date(at);
     const oldest = new Date(Math.max(mirror.seededAt!.getTime(), Date.now() - this.retentionDays * 86_400_000));
@@ -323,6 +346,9 @@ export class MirrorReadService {
     return instant.toISOString();
   }
 }
+
+/** The mirror's row without its schema. */
+type MirrorHead = Omit<MirrorBase, 'schemaJson'>;
 
 type DeletedBounds = { tableId?: string; from?: string; to?: string };
 

@@ -12,12 +12,15 @@ export function canonicalJson(cells: Cells): string {
 
 /** The record after a change of some cells (null or absent after: cleared, as the REST API omits empty cells). */
 export function withChanges(current: Cells, changed: Cells): Cells {
-  const next = { ...current };
+  return applyChanges({ ...current }, changed);
+}
+
+function applyChanges(state: Cells, changed: Cells): Cells {
   for (const [fieldId, value] of Object.entries(changed)) {
-    if (isEmpty(value)) delete next[fieldId];
-    else next[fieldId] = value;
+    if (isEmpty(value)) delete state[fieldId];
+    else state[fieldId] = value;
   }
-  return next;
+  return state;
 }
 
 /** Empty cells are absent from REST answers, never present as "", [] or false. */
@@ -79,4 +82,16 @@ export function foldVersions(versions: StoredVersion[]): FoldedVersion[] {
     folded.push({ ...version, state });
   }
   return folded;
+}
+
+/** The last of foldVersions(versions), without the states before it: one copy of the record, changed in place. */
+export function foldLast(versions: StoredVersion[]): FoldedVersion | undefined {
+  const start = versions.findIndex((version) => version.full);
+  if (start === -1) return undefined;
+  let state: Cells = {};
+  for (const version of versions.slice(start)) {
+    if (version.full) state = { ...version.fields };
+    else if (version.eventType !== 'record_delete') applyChanges(state, version.fields);
+  }
+  return { ...versions.at(-1)!, state };
 }
