@@ -1,12 +1,11 @@
-import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { generateApiKey } from '../src/services/credentials/api-key.js';
 import type { BaseSummary } from '../src/sandbox/index.js';
-import { buildService, ROOT, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
+import { buildService, startBuiltService, stopService, type BuiltService } from './support/built-service.js';
 import { ATTACHMENTS_PER_RECORD, PAGE_SIZE, SANDBOX, WALL_TARGET_FACTOR } from './support/count-scenario.js';
 import { sendExpecting } from './support/http.js';
 import { count, seconds, verdict, type ReportTable } from './support/markdown.js';
 import { progress } from './support/progress.js';
+import { startStandaloneSandbox } from './support/standalone-sandbox.js';
 import { REDIS_URL, sharedServices } from './support/shared-services.js';
 
 const REPLICAS = 3;
@@ -35,14 +34,14 @@ export async function runReplicaCountBench(): Promise<ReportTable[]> {
       { title: 'Count by three replicas', headers: ['skipped'], rows: [['PostgreSQL or Redis did not answer on their usual ports']] },
     ];
   }
-  const sandbox = await startSandbox();
+  const sandbox = await startStandaloneSandbox(SANDBOX_TOKEN);
   const replicas: BuiltService[] = [];
   try {
-    await control(sandbox.url, 'PUT', 'faults', SANDBOX);
+    await sandbox.control('PUT', 'faults', SANDBOX);
     const bases = [];
     for (let i = 0; i < REPLICAS; i++) {
       bases.push(
-        await control<{ id: string; name: string; summary: BaseSummary }>(sandbox.url, 'POST', 'bases/large', {
+        await sandbox.control<{ id: string; name: string; summary: BaseSummary }>('POST', 'bases/large', {
           name: `Replica bench ${i + 1}`,
           tables: TABLES,
           recordsPerTable: RECORDS_PER_TABLE,
@@ -77,7 +76,7 @@ export async function runReplicaCountBench(): Promise<ReportTable[]> {
     progress(
       `count: ${REPLICAS} replicas each counting one of ${REPLICAS} bases of one user (${count(TABLES * RECORDS_PER_TABLE)} records each), at once`,
     );
-    const before = await control<Stats>(sandbox.url, 'GET', 'stats');
+    const before = await sandbox.control<Stats>('GET', 'stats');
     const started = performance.now();
     const counted = await Promise.all(
       bases.map(async (base, i): Promise<Counted> => {
@@ -90,7 +89,7 @@ export async function runReplicaCountBench(): Promise<ReportTable[]> {
       }),
     );
     const wallMs = performance.now() - started;
-    const after = await control<Stats>(sandbox.url, 'GET', 'stats');
+    const after = await sandbox.control<Stats>('GET', 'stats');
     for (const c of counted) {
       c.requests = (after.byBase[c.base.id]?.requests ?? 0) - (before.byBase[c.base.id]?.requests ?? 0);
       c.rateLimited = (after.byBase[c.base.id]?.rateLimited ?? 0) - (before.byBase[c.base.id]?.rateLimited ?? 0);
@@ -98,8 +97,7 @@ export async function runReplicaCountBench(): Promise<ReportTable[]> {
     return [report(counted, wallMs, after.rateLimited - before.rateLimited)];
   } finally {
     for (const replica of replicas) await stopService(replica);
-    sandbox.child.kill('SIGTERM');
-    await sandbox.exited;
+    await sandbox.stop();
     await shared.drop();
   }
 }
@@ -156,36 +154,4 @@ function report(counted: Counted[], wallMs: number, sandboxRateLimited: number):
         'share an event loop with the replicas.',
     ],
   };
-}
-
-async function startSandbox() {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', SANDBOX_TOKEN, SANDBOX_STATE_FILE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stdout = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the standalone sandbox printed no banner within 20 s')), 20_000);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /running at (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return { url, child, exited };
-}
-
-async function control<T = unknown>(sandboxUrl: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandboxUrl}/_control/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
 }

@@ -1,7 +1,8 @@
 import { count, type ReportTable } from './support/markdown.js';
 import { applyTables, measureMirrorApply } from './support/mirror-apply-run.js';
-import { lifecycleTables } from './support/mirror-lifecycle-report.js';
+import { lifecycleTables, seedApartTable } from './support/mirror-lifecycle-report.js';
 import { runMirrorLifecycle } from './support/mirror-lifecycle.js';
+import { measureSeedApart } from './support/mirror-seed-apart.js';
 import { measureMirrorReads } from './support/mirror-reads.js';
 import { mirrorBenchSizes } from './support/mirror-sizes.js';
 
@@ -10,7 +11,8 @@ import { mirrorBenchSizes } from './support/mirror-sizes.js';
  * app against its sandbox at 5 requests/s per base), changes applied on SQLite and PostgreSQL, reads of a record at an
  * instant and of its history under load, and the bytes a version costs. `MIRROR_BENCH_QUICK=1` runs it smaller (a few
  * minutes), `MIRROR_BENCH_RECORDS` sets the watched base's size, `MIRROR_BENCH_LATENCY_MS` the sandbox's latency,
- * `MIRROR_BENCH_PARTS` (lifecycle, apply, reads; comma-separated) runs only some parts.
+ * `MIRROR_BENCH_PARTS` (lifecycle, seed-apart, apply, reads; comma-separated) runs only some parts; seed-apart seeds
+ * the same base from the sandbox in its own process.
  */
 export async function runMirrorBench(): Promise<ReportTable[]> {
   const sizes = mirrorBenchSizes();
@@ -34,9 +36,10 @@ export async function runMirrorBench(): Promise<ReportTable[]> {
       ],
     ],
   };
-  const parts = new Set((process.env.MIRROR_BENCH_PARTS ?? 'lifecycle,apply,reads').split(','));
+  const parts = new Set((process.env.MIRROR_BENCH_PARTS ?? 'lifecycle,seed-apart,apply,reads').split(','));
   const tables = [sizeTable];
   if (parts.has('lifecycle')) tables.push(...lifecycleTables(await runMirrorLifecycle(sizes)));
+  if (parts.has('seed-apart')) tables.push(seedApartTable(await measureSeedApart(sizes)));
   if (parts.has('apply')) tables.push(...applyTables(await measureMirrorApply(sizes)));
   if (parts.has('reads')) tables.push(...(await measureMirrorReads(sizes)));
   return tables;

@@ -2,6 +2,7 @@ import type { TableCount } from '../../src/entities/index.js';
 import { totalFor, type BaseCalls } from './base-calls.js';
 import { count, seconds, verdict, type ReportTable } from './markdown.js';
 import type { Lifecycle, Step } from './mirror-lifecycle.js';
+import type { SeedApart } from './mirror-seed-apart.js';
 
 const LIMIT_PER_SECOND = 5;
 const WALL_FACTOR = 1.1;
@@ -55,6 +56,38 @@ function seedTable({ sizes, before, seed }: Lifecycle): ReportTable {
     notes: [
       'The seed as the mirror.seed job runs it (services.mirrorSeeds.seed), after the monitoring config was made over ' +
         'the API; requests told apart at the client (fetch). Floor: every request at the base’s 5 a second.',
+    ],
+  };
+}
+
+/** The seed from the sandbox in its own process (mirror-seed-apart.ts). */
+export function seedApartTable({ sizes, before, seed, mirrored, upstream }: SeedApart): ReportTable {
+  const list = before.tables.reduce((sum, table) => sum + Math.ceil(table.records / 100), 0);
+  const requests = totalFor(seed.calls);
+  const { base } = sizes;
+  const equal = JSON.stringify(mirrored) === JSON.stringify(upstream);
+  const sum = (totals: typeof mirrored, key: 'records' | 'files' | 'bytes') => totals.reduce((total, table) => total + table[key], 0);
+  return {
+    title:
+      `Mirror seed from the sandbox in its own process: ${count(before.records)} records in ${base.tables} tables of ` +
+      `${base.fieldsPerTable} fields (${count(before.attachments)} files), ${LIMIT_PER_SECOND} req/s per base, ${sizes.latencyMs} ms latency`,
+    headers: ['metric', 'measured', 'target', 'result'],
+    rows: [
+      check('outcome', seed.outcome, 'live', seed.outcome === 'live'),
+      check('requests to the base', count(requests), `= ${count(list + 1)} (Σ ceil(n/100) + 1 schema read)`, requests === list + 1),
+      ...wallRows('MirrorSeedService.seed', seed, list + 1),
+      check('429s sent by the sandbox for the base', count(seed.refused), '0', seed.refused === 0),
+      check(
+        'the mirror equals the sandbox (records, files, bytes per table)',
+        `${count(sum(mirrored, 'records'))} records, ${count(sum(mirrored, 'files'))} files, ${count(sum(mirrored, 'bytes'))} B`,
+        `${count(sum(upstream, 'records'))}, ${count(sum(upstream, 'files'))}, ${count(sum(upstream, 'bytes'))} B in every table`,
+        equal,
+      ),
+    ],
+    notes: [
+      'The standalone sandbox (`npm run sandbox`) in a process of its own, reached over loopback as the platform is ' +
+        'reached; the service in the bench process in real-upstream mode with the sandbox’s token. The seed as the ' +
+        'mirror.seed job runs it (services.mirrorSeeds.seed); requests told apart at the client, 429s the sandbox’s count.',
     ],
   };
 }
