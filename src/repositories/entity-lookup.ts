@@ -1,4 +1,4 @@
-import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
  * `findOneBy` for the lookups every request makes (a tracked base or a monitoring config by id and account), without
@@ -32,9 +32,14 @@ export class EntityLookup<T extends ObjectLiteral, Omitted extends keyof T & str
   }
 
   /** The row whose `where` columns equal `values`, in the same order, or null. */
-  async one(...values: unknown[]): Promise<Omit<T, Omitted> | null> {
-    const rows = (await this.dataSource.query(this.sql, values)) as Record<string, unknown>[];
-    return rows.length === 0 ? null : this.hydrate(rows[0]);
+  one(...values: unknown[]): Promise<Omit<T, Omitted> | null> {
+    return this.oneIn(this.dataSource.manager, ...values);
+  }
+
+  /** `one` inside a transaction (its manager). */
+  async oneIn(manager: EntityManager, ...values: unknown[]): Promise<Omit<T, Omitted> | null> {
+    const rows = (await manager.query(this.sql, values)) as Record<string, unknown>[];
+    return rows.length === 0 ? null : this.hydrate(rows[0]!);
   }
 
   private hydrate(row: Record<string, unknown>): Omit<T, Omitted> {

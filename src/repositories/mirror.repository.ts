@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorBase } from '../entities/index.js';
 import { insertRows, runSql } from './run-sql.js';
+import { EntityLookup } from './entity-lookup.js';
 
 type Runner = DataSource | EntityManager;
 
@@ -47,9 +48,17 @@ export interface SeedRecordRow {
 const MIRROR_TABLES = ['mirror_version', 'mirror_record', 'mirror_seed_record', 'mirror_pending', 'mirror_restore'] as const;
 const IN_CHUNK = 400;
 
+const mirrorLookups = new WeakMap<DataSource, EntityLookup<MirrorBase>>();
+
+/** The base's mirror; read by every page an ingestion applies, so without the query builder (EntityLookup). */
 export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
   const manager = 'manager' in runner ? runner.manager : runner;
-  return manager.findOneBy(MirrorBase, { baseId });
+  let lookup = mirrorLookups.get(manager.connection);
+  if (!lookup) {
+    lookup = new EntityLookup(manager.connection, MirrorBase, ['baseId']);
+    mirrorLookups.set(manager.connection, lookup);
+  }
+  return lookup.oneIn(manager, baseId);
 }
 
 export async function mirroredBaseIds(runner: Runner): Promise<string[]> {
@@ -61,7 +70,13 @@ export async function mirroredBaseIds(runner: Runner): Promise<string[]> {
  * that changes applied by an ingestion and a seed completing are serialised. False when there is no mirror.
  */
 export async function lockMirror(manager: EntityManager, baseId: string, now: Date): Promise<boolean> {
-  const result = await manager.update(MirrorBase, { baseId }, { updatedAt: now });
+  if (!manager.queryRunner) throw new Error('lockMirror takes a lock for a transaction: call it inside one');
+  const [sql, values] = manager.connection.driver.escapeQueryWithParameters(
+    'UPDATE mirror_base SET updated_at = :now WHERE base_id = :baseId',
+    { now: now.toISOString(), baseId },
+  );
+  // The structured result carries the rows changed on both drivers (the query builder's cost is not needed here).
+  const result = await manager.queryRunner.query(sql, values, true);
   return (result.affected ?? 0) > 0;
 }
 

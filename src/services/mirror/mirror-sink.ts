@@ -27,7 +27,7 @@ export class MirrorSink implements ChangeSink {
     }
     const now = new Date();
     if (!(await lockMirror(manager, base.baseId, now))) return;
-    const mirror = (await manager.findOneBy(MirrorBase, { baseId: base.baseId }))!;
+    const mirror = (await findMirror(manager, base.baseId))!;
     // Not started yet: the seed starts from the webhook as it is then.
     if (mirror.webhookId === null || mirror.status === 'gap') return;
     const reason =
