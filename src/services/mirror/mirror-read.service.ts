@@ -226,8 +226,11 @@ export class MirrorReadService {
     const shown = rows.slice(0, limit);
     const oldest = shown.at(-1);
     if (!oldest) return { recordId, tableId: row.table_id, versions: [], seqs: [] };
-    // From the keyframe at or before the page's oldest version up to its newest.
-    const folded = await this.foldedAt(mirror.baseId, recordId, { atOrBeforeSeq: shown[0]!.seq }, shown.length, oldest.seq);
+    // From the keyframe at or before the page's oldest version up to its newest: the page's rows, and the older ones
+    // back to that keyframe unless the oldest is one.
+    const older =
+      Number(oldest.keyframe) === 1 ? [] : await this.fromKeyframe(mirror.baseId, recordId, { beforeSeq: Number(oldest.seq) }, 0);
+    const folded = foldVersions([...older, ...shown.toReversed().map(toStored)]);
     const bySeq = new Map(folded.map((version) => [version.seq, version]));
     const versions = shown.map((version) => {
       const state = bySeq.get(Number(version.seq));
@@ -318,7 +321,7 @@ export class MirrorReadService {
   private async fromKeyframe(
     baseId: string,
     recordId: string,
-    bounds: { at?: string; atOrBeforeSeq?: number },
+    bounds: { at?: string; atOrBeforeSeq?: number; beforeSeq?: number },
     wanted = 1,
     oldestSeq = Number.MAX_SAFE_INTEGER,
   ): Promise<StoredVersion[]> {
