@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { startWithBanner } from '../../test/support/processes.js';
 import { ROOT } from './built-service.js';
 
 export interface StandaloneSandbox {
@@ -18,23 +19,10 @@ export interface StandaloneSandbox {
  * service (a page written to a large SQLite file) delays its view of arrivals.
  */
 export async function startStandaloneSandbox(token: string): Promise<StandaloneSandbox> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', SANDBOX_TOKEN: token, SANDBOX_STATE_FILE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stdout = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the standalone sandbox printed no banner within 20 s')), 20_000);
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /running at (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
+  const { child, url, exited } = await startWithBanner(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
+    PORT: '0',
+    SANDBOX_TOKEN: token,
+    SANDBOX_STATE_FILE: 'off',
   });
   const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${url}/_control/${path}`, {

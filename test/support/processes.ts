@@ -50,11 +50,12 @@ export interface FinishedProcess {
 
 /** Starts the BUILT service expecting it to end by itself (a refused start), and waits for that. */
 export function runBuiltServiceToExit(env: Record<string, string>, main: string): Promise<FinishedProcess> {
-  const child = spawn(process.execPath, [main], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return runToExit(process.execPath, [main], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+}
+
+/** Runs a command to its end, with its exit code and output. `env` is the whole environment besides PATH. */
+export function runToExit(command: string, args: string[], env: Record<string, string>): Promise<FinishedProcess> {
+  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -104,19 +104,24 @@ export class MirrorReadService {
   }
 
   /** The config and its base's mirror; the mirror is made when its config is, so none means it was just removed. */
-  async mirrorOf(accountId: string, configId: string): Promise<{ config: MonitoringConfig; mirror: MirrorBase }> {
-    const config = await this.configs.get(accountId, configId);
-    const mirror = await this.mirrorByBase.one(config.baseId);
-    if (!mirror) throw notFound('Mirror');
-    return { config, mirror };
+  mirrorOf(accountId: string, configId: string): Promise<{ config: MonitoringConfig; mirror: MirrorBase }> {
+    return this.through(this.mirrorByBase, accountId, configId);
   }
 
   /** mirrorOf without the schema. */
   private async headOf(accountId: string, configId: string): Promise<MirrorHead> {
+    return (await this.through(this.mirrorHeadByBase, accountId, configId)).mirror;
+  }
+
+  private async through<M>(
+    lookup: { one(baseId: string): Promise<M | null> },
+    accountId: string,
+    configId: string,
+  ): Promise<{ config: MonitoringConfig; mirror: M }> {
     const config = await this.configs.get(accountId, configId);
-    const mirror = await this.mirrorHeadByBase.one(config.baseId);
+    const mirror = await lookup.one(config.baseId);
     if (!mirror) throw notFound('Mirror');
-    return mirror;
+    return { config, mirror };
   }
 
   async state(accountId: string, configId: string): Promise<MirrorState> {
@@ -228,8 +233,7 @@ export class MirrorReadService {
     if (!oldest) return { recordId, tableId: row.table_id, versions: [], seqs: [] };
     // From the keyframe at or before the page's oldest version up to its newest: the page's rows, and the older ones
     // back to that keyframe unless the oldest is one.
-    const older =
-      Number(oldest.keyframe) === 1 ? [] : await this.fromKeyframe(mirror.baseId, recordId, { beforeSeq: Number(oldest.seq) }, 0);
+    const older = oldest.keyframe === 1 ? [] : await this.fromKeyframe(mirror.baseId, recordId, { beforeSeq: oldest.seq }, 0);
     const folded = foldVersions([...older, ...shown.toReversed().map(toStored)]);
     const bySeq = new Map(folded.map((version) => [version.seq, version]));
     const versions = shown.map((version) => {

@@ -12,10 +12,10 @@ export function canonicalJson(cells: Cells): string {
 
 /** The record after a change of some cells (null or absent after: cleared, as the REST API omits empty cells). */
 export function withChanges(current: Cells, changed: Cells): Cells {
-  return applyChanges({ ...current }, changed);
+  return changeInPlace({ ...current }, changed);
 }
 
-function applyChanges(state: Cells, changed: Cells): Cells {
+function changeInPlace(state: Cells, changed: Cells): Cells {
   for (const [fieldId, value] of Object.entries(changed)) {
     if (isEmpty(value)) delete state[fieldId];
     else state[fieldId] = value;
@@ -91,7 +91,7 @@ export function foldLast(versions: StoredVersion[]): FoldedVersion | undefined {
   let state: Cells = {};
   for (const version of versions.slice(start)) {
     if (version.full) state = { ...version.fields };
-    else if (version.eventType !== 'record_delete') applyChanges(state, version.fields);
+    else if (version.eventType !== 'record_delete') changeInPlace(state, version.fields);
   }
   return { ...versions.at(-1)!, state };
 }
