@@ -436,32 +436,49 @@ const SEED_JOIN = 'FROM mirror_seed_record s LEFT JOIN mirror_record r ON r.base
 const UNSEEN = `base_id = :baseId AND deleted_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM mirror_seed_record s WHERE s.base_id = mirror_record.base_id AND s.record_id = mirror_record.record_id)`;
 
+/** One table's part of a seed (finished as its listing ends), or the whole base but for the tables finished so. */
+export type SeedScope = { tableId: string } | { exceptTables: readonly string[] };
+
+/** The SQL condition on `column` that keeps a scope's rows, with its parameters. */
+function inScope(column: string, scope: SeedScope): { sql: string; parameters: Record<string, unknown> } {
+  if ('tableId' in scope) return { sql: ` AND ${column} = :scopeTableId`, parameters: { scopeTableId: scope.tableId } };
+  if (!scope.exceptTables.length) return { sql: '', parameters: {} };
+  return { sql: ` AND ${column} NOT IN (:...scopeExcept)`, parameters: { scopeExcept: [...scope.exceptTables] } };
+}
+
 /** A `baseline` version (the whole record) for every record the seed read that is new, changed or had been deleted. */
-export async function insertBaselineVersions(manager: EntityManager, baseId: string, now: string): Promise<void> {
+export async function insertBaselineVersions(manager: EntityManager, baseId: string, now: string, scope: SeedScope): Promise<void> {
+  const tables = inScope('s.table_id', scope);
   await runSql(
     manager,
     `INSERT INTO mirror_version (base_id, record_id, at, event_type, source, user_email, keyframe, fields_json)
-     SELECT s.base_id, s.record_id, :now, 'baseline', 'unknown', NULL, 1, s.fields_json ${SEED_JOIN} WHERE ${SEED_DIFFERS}`,
-    { baseId, now },
+     SELECT s.base_id, s.record_id, :now, 'baseline', 'unknown', NULL, 1, s.fields_json ${SEED_JOIN} WHERE ${SEED_DIFFERS}${tables.sql}`,
+    { baseId, now, ...tables.parameters },
   );
 }
 
 /** Records the mirror has and the seed did not find: deleted while changes were missed. Returns how many. */
-export async function markUnseenDeleted(manager: EntityManager, baseId: string, now: string): Promise<number> {
-  const [{ n }] = await runSql<Array<{ n: number | string }>>(manager, `SELECT COUNT(*) AS n FROM mirror_record WHERE ${UNSEEN}`, {
-    baseId,
-  });
+export async function markUnseenDeleted(manager: EntityManager, baseId: string, now: string, scope: SeedScope): Promise<number> {
+  const tables = inScope('table_id', scope);
+  const unseen = UNSEEN + tables.sql;
+  const parameters = { baseId, now, ...tables.parameters };
+  const [{ n }] = await runSql<Array<{ n: number | string }>>(
+    manager,
+    `SELECT COUNT(*) AS n FROM mirror_record WHERE ${unseen}`,
+    parameters,
+  );
   if (!Number(n)) return 0;
   await runSql(
     manager,
     `INSERT INTO mirror_version (base_id, record_id, at, event_type, source, user_email, keyframe, fields_json)
-     SELECT base_id, record_id, :now, 'record_delete', 'unknown', NULL, 0, '{}' FROM mirror_record WHERE ${UNSEEN}`,
-    { baseId, now },
+     SELECT base_id, record_id, :now, 'record_delete', 'unknown', NULL, 0, '{}' FROM mirror_record WHERE ${unseen}`,
+    parameters,
   );
-  await runSql(manager, `UPDATE mirror_record SET deleted_at = :now, deleted_by = NULL, versions = versions + 1 WHERE ${UNSEEN}`, {
-    baseId,
-    now,
-  });
+  await runSql(
+    manager,
+    `UPDATE mirror_record SET deleted_at = :now, deleted_by = NULL, versions = versions + 1 WHERE ${unseen}`,
+    parameters,
+  );
   return Number(n);
 }
 
@@ -470,7 +487,8 @@ export async function markUnseenDeleted(manager: EntityManager, baseId: string, 
  * with one more version each (the baseline that insertBaselineVersions wrote); and records whose files count
  * otherwise now (a table's attachment fields changed while the seed read) take the new count, without a version.
  */
-export async function mergeSeedRecords(manager: EntityManager, baseId: string): Promise<void> {
+export async function mergeSeedRecords(manager: EntityManager, baseId: string, scope: SeedScope): Promise<void> {
+  const tables = inScope('s.table_id', scope);
   await runSql(
     manager,
     `INSERT INTO mirror_record (base_id, record_id, table_id, created_time, deleted_at, deleted_by, fields_json, versions, file_count,
@@ -478,11 +496,12 @@ export async function mergeSeedRecords(manager: EntityManager, baseId: string): 
      SELECT s.base_id, s.record_id, s.table_id, s.created_time, NULL, NULL, s.fields_json,
        COALESCE(r.versions, 0) + CASE WHEN ${SEED_CONTENT_DIFFERS} THEN 1 ELSE 0 END, s.file_count, s.attachment_bytes
      ${SEED_JOIN}
-     WHERE s.base_id = :baseId AND (${SEED_CONTENT_DIFFERS} OR r.file_count <> s.file_count OR r.attachment_bytes <> s.attachment_bytes)
+     WHERE s.base_id = :baseId${tables.sql}
+       AND (${SEED_CONTENT_DIFFERS} OR r.file_count <> s.file_count OR r.attachment_bytes <> s.attachment_bytes)
      ON CONFLICT (base_id, record_id) DO UPDATE SET table_id = excluded.table_id, created_time = excluded.created_time,
        deleted_at = NULL, deleted_by = NULL, fields_json = excluded.fields_json, versions = excluded.versions,
        file_count = excluded.file_count, attachment_bytes = excluded.attachment_bytes`,
-    { baseId },
+    { baseId, ...tables.parameters },
   );
 }
 

@@ -97,5 +97,63 @@ for (const { name, database } of await serviceDatabases()) {
       expect((await reads.record(t.accountId, configId, kept!)).fields[files(first).id]).toBeUndefined();
       expect((await reads.record(t.accountId, configId, gone!)).deletedAt).not.toBeNull();
     });
+
+    it('finishes a table as its listing ends, and applies the changes that arrive after it as versions', async () => {
+      const { services, sandbox } = t;
+      const base = sandbox.store.seedLargeBase({ name: `Early ${name}`, tables: 2, recordsPerTable: 1_000, attachmentsPerRecord: 2 });
+      const baseId = base.id;
+      const [small, large] = base.tables;
+      // The small table lists in one page, the large one in ten.
+      sandbox.store.deleteRecords(baseId, small!.id, [...small!.records.keys()].slice(100));
+      await services.monitoringConfigs.create(
+        t.accountId,
+        parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+      );
+      expect(await services.mirrorSeeds.seed(baseId)).toBe('live');
+      const watchId = (await services.watches.find({ baseId }))!.id;
+      const configId = (await services.monitoringConfigs.list(t.accountId)).find((config) => config.baseId === baseId)!.id;
+      const reads = services.mirrorReads;
+
+      // Gone while the mirror did not follow: the next seed finds it missing.
+      const [unseen, kept, gone] = [...small!.records.keys()];
+      sandbox.store.deleteRecords(baseId, small!.id, [unseen!]);
+      sandbox.faults.update({ latencyMs: LATENCY_MS });
+      const seeding = services.mirrorSeeds.seed(baseId);
+      await until(
+        async () => (await reads.record(t.accountId, configId, unseen!)).deletedAt,
+        (deletedAt) => deletedAt !== null,
+      );
+      // The small table is finished while the large one still lists.
+      expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
+
+      sandbox.store.updateRecords(baseId, small!.id, [{ id: kept!, fields: { Name: 'Renamed after its table was read' } }]);
+      sandbox.store.deleteRecords(baseId, small!.id, [gone!]);
+      const [created] = sandbox.store.createRecords(baseId, small!.id, [
+        { Name: 'Made after its table was read', Files: [{ url: 'https://example.com/new.png', filename: 'new.png' }] },
+      ]);
+      const largeGone = [...large!.records.keys()][0]!;
+      sandbox.store.deleteRecords(baseId, large!.id, [largeGone]);
+      // The small table's attachment field goes: its records in the mirror are counted again.
+      sandbox.store.deleteField(baseId, small!.id, small!.fields.find((field) => field.name === 'Files')!.id);
+      await services.changeIngest.ingest(watchId);
+      expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
+
+      expect(await seeding).toBe('live');
+      sandbox.faults.update({ latencyMs: 0 });
+      const counts = await mirrored(baseId);
+      expect(counts).toEqual(truth(baseId));
+      expect(counts.find((table) => table.tableId === small!.id)).toMatchObject({ recordCount: 99, fileCount: 0, storageBytes: 0 });
+      const history = async (recordId: string) =>
+        (await reads.historyPage(t.accountId, configId, recordId, { limit: 10 })).versions.map((version) => version.eventType);
+      expect(await history(unseen!)).toEqual(['record_delete', 'baseline']);
+      expect(await history(kept!)).toEqual(['record_update', 'baseline']);
+      expect(await history(gone!)).toEqual(['record_delete', 'baseline']);
+      expect(await history(created!.id)).toEqual(['record_create']);
+      expect(await history(largeGone)).toEqual(['record_delete', 'baseline']);
+      expect((await reads.record(t.accountId, configId, kept!)).fields).toMatchObject({
+        [small!.primaryFieldId]: 'Renamed after its table was read',
+      });
+      expect((await reads.record(t.accountId, configId, gone!)).deletedAt).not.toBeNull();
+    });
   });
 }

@@ -6,6 +6,7 @@ import {
   clearSeedState,
   clearSeedTable,
   deleteSeedRecords,
+  findMirror,
   insertBaselineVersions,
   lockMirror,
   markUnseenDeleted,
@@ -21,19 +22,22 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import type { RecordListPage } from '../../upstream/types.js';
 import type { UpstreamAccess } from '../connections/upstream-access.js';
 import { KeyedMutex } from '../keyed-mutex.js';
+import { applyChanges } from './mirror-apply.js';
 import { isRecordChange, type MirrorChange } from './mirror-change.js';
 import { applySchemaChange, attachmentFieldIds, schemaOf, type MirrorSchema } from './mirror-schema.js';
 import { attachmentStats, canonicalJson, withChanges, withoutEmpty, type Cells } from './record-state.js';
 
 export type SeedOutcome = 'live' | 'gap' | 'overtaken' | 'no-mirror' | 'not-watched';
 
-/** A seed's read of the tables: what it staged, why it stopped, and its writes one at a time. */
+/** A seed's read of the tables: what it staged, why it stopped, its writes one at a time, and the tables it finished. */
 interface SeedReading {
   records: number;
   overtaken: boolean;
   failure: unknown;
   stop: AbortController;
   writes: KeyedMutex;
+  /** Tables merged into the mirror as their listing ended, before any of their changes arrived. */
+  finished: Set<string>;
 }
 
 /** Staging rows whose files are counted again at a time, after a schema change made while the seed read. */
@@ -47,11 +51,19 @@ const RESTAT_CHUNK = 500;
 const TABLES_AT_ONCE = 5;
 
 /**
+ * Pages a table's listing may read ahead of their writes: a table finished in the meantime holds the writes for a
+ * moment, and the listings keep spending the base's budget.
+ */
+const PAGES_AHEAD = 3;
+
+/**
  * Seeds a mirror (ARCHITECTURE flow "mirror"): reads the schema and every table in full (`ceil(n/100)` list requests a
- * table) into staging rows, while the ingestion keeps the changes that arrive meanwhile as pending; then, in one
- * transaction, applies the pending changes over the read, records a `baseline` version for every record that is new
- * or differs from the mirror and a deletion for every record the read did not find, and says `live`. A webhook
- * re-created during the read means changes may be missing: the mirror says `gap` and is seeded again.
+ * table) into staging rows, while the ingestion keeps the changes that arrive meanwhile as pending. A table whose
+ * listing ends before any change of it has arrived is finished at once, while the others still list: a `baseline` version
+ * for every record that is new or differs from the mirror, a deletion for every record the read did not find, and its
+ * staging rows merged. The rest completes in one transaction: the pending changes applied, over the staging rows of
+ * the tables not finished and as versions over those finished, their baselines and deletions, and the mirror says
+ * `live`. A webhook re-created during the read means changes may be missing: the mirror says `gap` and is seeded again.
  */
 export class MirrorSeedService {
   constructor(
@@ -79,6 +91,7 @@ export class MirrorSeedService {
       failure: undefined,
       stop: new AbortController(),
       writes: new KeyedMutex(),
+      finished: new Set(),
     };
     const limit = pLimit(TABLES_AT_ONCE);
     await Promise.allSettled(
@@ -87,15 +100,19 @@ export class MirrorSeedService {
     if (reading.overtaken) return 'overtaken';
     if (reading.failure !== undefined) throw reading.failure;
     const completing = Date.now();
-    const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema));
+    const outcome = await this.dataSource.transaction((manager) => this.complete(manager, baseId, generation, schema, reading.finished));
     const ms = Date.now() - startedAt;
-    this.logger.info({ baseId, records: reading.records, outcome, ms, completeMs: Date.now() - completing }, 'mirror seeded');
+    const finishedEarly = reading.finished.size;
+    this.logger.info(
+      { baseId, records: reading.records, outcome, ms, completeMs: Date.now() - completing, finishedEarly },
+      'mirror seeded',
+    );
     return outcome;
   }
 
   /**
-   * One table's pages in order into the staging rows, one page's write at a time across tables (`keepAlive` with it).
-   * The first failure, or a newer seed, stops the other tables' listings.
+   * One table's pages in order into the staging rows, one page's write at a time across tables (`keepAlive` with it),
+   * then the table finished if no change waits yet. The first failure, or a newer seed, stops the other tables' listings.
    */
   private async readTable(
     upstream: UpstreamClient,
@@ -107,26 +124,61 @@ export class MirrorSeedService {
     reading: SeedReading,
   ): Promise<void> {
     const options = { returnFieldsByFieldId: true, pageSize: 100 };
-    if (reading.stop.signal.aborted) return;
-    try {
-      for await (const page of upstream.listRecordPages(baseId, tableId, options, reading.stop.signal)) {
-        if (reading.stop.signal.aborted) return;
-        if (!(await this.isCurrent(baseId, generation))) {
-          reading.overtaken = true;
-          reading.stop.abort();
-          return;
-        }
-        await reading.writes.run(baseId, async () => {
-          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, attachmentFieldIds(schema, tableId), page));
-          await keepAlive();
-        });
-        reading.records += page.records.length;
-      }
-    } catch (error) {
+    const fail = (error: unknown) => {
       if (reading.stop.signal.aborted) return;
       reading.failure = error;
       reading.stop.abort(error);
+    };
+    // Writes never reject: a failed one stops the listings through `fail`.
+    const writing: Array<Promise<void>> = [];
+    const write = (work: () => Promise<void>) => {
+      writing.push(reading.writes.run(baseId, work).catch(fail));
+      return writing.length > PAGES_AHEAD ? writing.shift() : undefined;
+    };
+    if (reading.stop.signal.aborted) return;
+    try {
+      for await (const page of upstream.listRecordPages(baseId, tableId, options, reading.stop.signal)) {
+        if (reading.stop.signal.aborted) break;
+        if (!(await this.isCurrent(baseId, generation))) {
+          reading.overtaken = true;
+          reading.stop.abort();
+          break;
+        }
+        await write(async () => {
+          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, attachmentFieldIds(schema, tableId), page));
+          reading.records += page.records.length;
+          await keepAlive();
+        });
+      }
+    } catch (error) {
+      fail(error);
     }
+    await write(async () => {
+      if (reading.stop.signal.aborted) return;
+      const finished = await this.dataSource.transaction((manager) => this.finishTable(manager, baseId, generation, tableId));
+      if (finished) reading.finished.add(tableId);
+    });
+    await Promise.all(writing);
+  }
+
+  /**
+   * A table whose listing ended, merged into the mirror at once if none of its changes has arrived yet (later ones are
+   * applied over it as versions when the seed completes). Otherwise its rows wait for the completion with its changes.
+   */
+  private async finishTable(manager: EntityManager, baseId: string, generation: number, tableId: string): Promise<boolean> {
+    const now = new Date();
+    if (!(await lockMirror(manager, baseId, now))) return false;
+    const mirror = await findMirror(manager, baseId);
+    if (mirror?.generation !== generation || mirror.status !== 'seeding') return false;
+    const waiting = (await pendingChanges(manager, baseId)) as MirrorChange[];
+    if (waiting.some((change) => change.tableId === tableId)) return false;
+    const at = now.toISOString();
+    const scope = { tableId };
+    await insertBaselineVersions(manager, baseId, at, scope);
+    await mergeSeedRecords(manager, baseId, scope);
+    await markUnseenDeleted(manager, baseId, at, scope);
+    await clearSeedTable(manager, baseId, tableId);
+    return true;
   }
 
   private async putPage(
@@ -167,7 +219,13 @@ export class MirrorSeedService {
     return mirror?.generation === generation && mirror.status === 'seeding';
   }
 
-  private async complete(manager: EntityManager, baseId: string, generation: number, schema: MirrorSchema): Promise<SeedOutcome> {
+  private async complete(
+    manager: EntityManager,
+    baseId: string,
+    generation: number,
+    schema: MirrorSchema,
+    finished: ReadonlySet<string>,
+  ): Promise<SeedOutcome> {
     const now = new Date();
     if (!(await lockMirror(manager, baseId, now))) return 'no-mirror';
     const mirror = (await manager.findOneBy(MirrorBase, { baseId }))!;
@@ -181,11 +239,12 @@ export class MirrorSeedService {
       );
       return 'gap';
     }
-    await this.applyPending(manager, baseId, schema);
+    await this.applyPending(manager, baseId, schema, finished);
     const at = now.toISOString();
-    await insertBaselineVersions(manager, baseId, at);
-    await mergeSeedRecords(manager, baseId);
-    await markUnseenDeleted(manager, baseId, at);
+    const scope = { exceptTables: [...finished] };
+    await insertBaselineVersions(manager, baseId, at, scope);
+    await mergeSeedRecords(manager, baseId, scope);
+    await markUnseenDeleted(manager, baseId, at, scope);
     await clearSeedState(manager, baseId);
     await manager.update(
       MirrorBase,
@@ -197,10 +256,18 @@ export class MirrorSeedService {
 
   /**
    * The changes that arrived during the read, in order, over the staging rows (and the schema). A schema change that
-   * may have changed a table's attachment fields has that table's staging rows counted again.
+   * may have changed a table's attachment fields has that table's staging rows counted again. The changes of tables
+   * already finished are applied to the mirror as the live ingestion applies them: versions after their baseline.
    */
-  private async applyPending(manager: EntityManager, baseId: string, schema: MirrorSchema): Promise<void> {
-    const changes = (await pendingChanges(manager, baseId)) as MirrorChange[];
+  private async applyPending(manager: EntityManager, baseId: string, schema: MirrorSchema, finished: ReadonlySet<string>): Promise<void> {
+    const pending = (await pendingChanges(manager, baseId)) as MirrorChange[];
+    await applyChanges(
+      manager,
+      baseId,
+      schema,
+      pending.filter((change) => finished.has(change.tableId)),
+    );
+    const changes = pending.filter((change) => !finished.has(change.tableId));
     if (!changes.length) return;
     const rows = await seedRecordRows(
       manager,
