@@ -436,19 +436,24 @@ const SEED_JOIN = 'FROM mirror_seed_record s LEFT JOIN mirror_record r ON r.base
 const UNSEEN = `base_id = :baseId AND deleted_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM mirror_seed_record s WHERE s.base_id = mirror_record.base_id AND s.record_id = mirror_record.record_id)`;
 
-/** One table's part of a seed (finished as its listing ends), or the whole base but for the tables finished so. */
-export type SeedScope = { tableId: string } | { exceptTables: readonly string[] };
+/**
+ * The part of a seed a step covers: a page's records (merged as it is read), a table (finished as its listing ends),
+ * or the whole base but for the tables finished so.
+ */
+export type SeedScope = { recordIds: readonly string[] } | TablesScope;
+export type TablesScope = { tableId: string } | { exceptTables: readonly string[] };
 
-/** The SQL condition on `column` that keeps a scope's rows, with its parameters. */
-function inScope(column: string, scope: SeedScope): { sql: string; parameters: Record<string, unknown> } {
-  if ('tableId' in scope) return { sql: ` AND ${column} = :scopeTableId`, parameters: { scopeTableId: scope.tableId } };
+/** The SQL condition on the columns of `alias` that keeps a scope's rows, with its parameters. */
+function inScope(alias: string, scope: SeedScope): { sql: string; parameters: Record<string, unknown> } {
+  if ('recordIds' in scope) return { sql: ` AND ${alias}record_id IN (:...scopeIds)`, parameters: { scopeIds: [...scope.recordIds] } };
+  if ('tableId' in scope) return { sql: ` AND ${alias}table_id = :scopeTableId`, parameters: { scopeTableId: scope.tableId } };
   if (!scope.exceptTables.length) return { sql: '', parameters: {} };
-  return { sql: ` AND ${column} NOT IN (:...scopeExcept)`, parameters: { scopeExcept: [...scope.exceptTables] } };
+  return { sql: ` AND ${alias}table_id NOT IN (:...scopeExcept)`, parameters: { scopeExcept: [...scope.exceptTables] } };
 }
 
 /** A `baseline` version (the whole record) for every record the seed read that is new, changed or had been deleted. */
 export async function insertBaselineVersions(manager: EntityManager, baseId: string, now: string, scope: SeedScope): Promise<void> {
-  const tables = inScope('s.table_id', scope);
+  const tables = inScope('s.', scope);
   await runSql(
     manager,
     `INSERT INTO mirror_version (base_id, record_id, at, event_type, source, user_email, keyframe, fields_json)
@@ -458,8 +463,8 @@ export async function insertBaselineVersions(manager: EntityManager, baseId: str
 }
 
 /** Records the mirror has and the seed did not find: deleted while changes were missed. Returns how many. */
-export async function markUnseenDeleted(manager: EntityManager, baseId: string, now: string, scope: SeedScope): Promise<number> {
-  const tables = inScope('table_id', scope);
+export async function markUnseenDeleted(manager: EntityManager, baseId: string, now: string, scope: TablesScope): Promise<number> {
+  const tables = inScope('', scope);
   const unseen = UNSEEN + tables.sql;
   const parameters = { baseId, now, ...tables.parameters };
   const [{ n }] = await runSql<Array<{ n: number | string }>>(
@@ -488,7 +493,7 @@ export async function markUnseenDeleted(manager: EntityManager, baseId: string, 
  * otherwise now (a table's attachment fields changed while the seed read) take the new count, without a version.
  */
 export async function mergeSeedRecords(manager: EntityManager, baseId: string, scope: SeedScope): Promise<void> {
-  const tables = inScope('s.table_id', scope);
+  const tables = inScope('s.', scope);
   await runSql(
     manager,
     `INSERT INTO mirror_record (base_id, record_id, table_id, created_time, deleted_at, deleted_by, fields_json, versions, file_count,

@@ -38,6 +38,8 @@ interface SeedReading {
   writes: KeyedMutex;
   /** Tables merged into the mirror as their listing ended, before any of their changes arrived. */
   finished: Set<string>;
+  /** Writes of tables whose listing ended, awaited before the seed completes. */
+  lastWrites: Array<Promise<void>>;
 }
 
 /** Staging rows whose files are counted again at a time, after a schema change made while the seed read. */
@@ -51,19 +53,20 @@ const RESTAT_CHUNK = 500;
 const TABLES_AT_ONCE = 5;
 
 /**
- * Pages a table's listing may read ahead of their writes: a table finished in the meantime holds the writes for a
- * moment, and the listings keep spending the base's budget.
+ * Pages a table's listing may read ahead of their writes: when a write takes longer (another table finished, a busy
+ * database), the listings keep spending the base's budget.
  */
 const PAGES_AHEAD = 3;
 
 /**
  * Seeds a mirror (ARCHITECTURE flow "mirror"): reads the schema and every table in full (`ceil(n/100)` list requests a
- * table) into staging rows, while the ingestion keeps the changes that arrive meanwhile as pending. A table whose
- * listing ends before any change of it has arrived is finished at once, while the others still list: a `baseline` version
- * for every record that is new or differs from the mirror, a deletion for every record the read did not find, and its
- * staging rows merged. The rest completes in one transaction: the pending changes applied, over the staging rows of
- * the tables not finished and as versions over those finished, their baselines and deletions, and the mirror says
- * `live`. A webhook re-created during the read means changes may be missing: the mirror says `gap` and is seeded again.
+ * table), while the ingestion keeps the changes that arrive meanwhile as pending. Each page goes into staging rows and
+ * into the mirror as it arrives: a `baseline` version for every record that is new or differs from the mirror. A table
+ * whose listing ends before any change of it has arrived is finished at once: a deletion for every record the read did
+ * not find, its staging rows cleared. The rest completes in one transaction: the pending changes applied, over the
+ * staging rows of the tables not finished (compared with the mirror again) and as versions over those finished, the
+ * deletions, and the mirror says `live`. A webhook re-created during the read means changes may be missing: the mirror
+ * says `gap` and is seeded again.
  */
 export class MirrorSeedService {
   constructor(
@@ -92,11 +95,13 @@ export class MirrorSeedService {
       stop: new AbortController(),
       writes: new KeyedMutex(),
       finished: new Set(),
+      lastWrites: [],
     };
     const limit = pLimit(TABLES_AT_ONCE);
     await Promise.allSettled(
       schema.tables.map((table) => limit(() => this.readTable(upstream, baseId, schema, table.id, generation, keepAlive, reading))),
     );
+    await Promise.all(reading.lastWrites);
     if (reading.overtaken) return 'overtaken';
     if (reading.failure !== undefined) throw reading.failure;
     const completing = Date.now();
@@ -111,8 +116,9 @@ export class MirrorSeedService {
   }
 
   /**
-   * One table's pages in order into the staging rows, one page's write at a time across tables (`keepAlive` with it),
-   * then the table finished if no change waits yet. The first failure, or a newer seed, stops the other tables' listings.
+   * One table's pages in order into the staging rows and the mirror, one page's write at a time across tables
+   * (`keepAlive` with it), then the table finished if none of its changes waits. The first failure, or a newer seed,
+   * stops the other tables' listings.
    */
   private async readTable(
     upstream: UpstreamClient,
@@ -124,6 +130,7 @@ export class MirrorSeedService {
     reading: SeedReading,
   ): Promise<void> {
     const options = { returnFieldsByFieldId: true, pageSize: 100 };
+    const attachments = attachmentFieldIds(schema, tableId);
     const fail = (error: unknown) => {
       if (reading.stop.signal.aborted) return;
       reading.failure = error;
@@ -139,13 +146,16 @@ export class MirrorSeedService {
     try {
       for await (const page of upstream.listRecordPages(baseId, tableId, options, reading.stop.signal)) {
         if (reading.stop.signal.aborted) break;
-        if (!(await this.isCurrent(baseId, generation))) {
-          reading.overtaken = true;
-          reading.stop.abort();
-          break;
-        }
         await write(async () => {
-          await this.dataSource.transaction((manager) => this.putPage(manager, baseId, tableId, attachmentFieldIds(schema, tableId), page));
+          if (reading.stop.signal.aborted) return;
+          const current = await this.dataSource.transaction((manager) =>
+            this.putPage(manager, baseId, generation, tableId, attachments, page),
+          );
+          if (!current) {
+            reading.overtaken = true;
+            reading.stop.abort();
+            return;
+          }
           reading.records += page.records.length;
           await keepAlive();
         });
@@ -155,46 +165,64 @@ export class MirrorSeedService {
     }
     await write(async () => {
       if (reading.stop.signal.aborted) return;
+      const started = Date.now();
       const finished = await this.dataSource.transaction((manager) => this.finishTable(manager, baseId, generation, tableId));
       if (finished) reading.finished.add(tableId);
+      this.logger.debug({ baseId, tableId, finished, ms: Date.now() - started }, 'mirror seed: table listed');
     });
-    await Promise.all(writing);
+    // The next table starts listing while this one's last writes wait their turn.
+    reading.lastWrites.push(...writing);
   }
 
   /**
-   * A table whose listing ended, merged into the mirror at once if none of its changes has arrived yet (later ones are
-   * applied over it as versions when the seed completes). Otherwise its rows wait for the completion with its changes.
+   * A page into the staging rows, and merged into the mirror at once: a `baseline` version for each of its records
+   * that is new or differs. The completion compares the staging rows again, so a change that arrives after a record
+   * was read is still applied over it. False when a newer seed (or a gap) took over the mirror.
    */
-  private async finishTable(manager: EntityManager, baseId: string, generation: number, tableId: string): Promise<boolean> {
-    const now = new Date();
-    if (!(await lockMirror(manager, baseId, now))) return false;
-    const mirror = await findMirror(manager, baseId);
-    if (mirror?.generation !== generation || mirror.status !== 'seeding') return false;
-    const waiting = (await pendingChanges(manager, baseId)) as MirrorChange[];
-    if (waiting.some((change) => change.tableId === tableId)) return false;
-    const at = now.toISOString();
-    const scope = { tableId };
-    await insertBaselineVersions(manager, baseId, at, scope);
-    await mergeSeedRecords(manager, baseId, scope);
-    await markUnseenDeleted(manager, baseId, at, scope);
-    await clearSeedTable(manager, baseId, tableId);
-    return true;
-  }
-
   private async putPage(
     manager: EntityManager,
     baseId: string,
+    generation: number,
     tableId: string,
     attachments: string[],
     page: RecordListPage,
-  ): Promise<void> {
+  ): Promise<boolean> {
+    const now = new Date();
+    if (!(await this.isCurrent(manager, baseId, generation, now))) return false;
     if (page.restarted) await clearSeedTable(manager, baseId, tableId);
+    if (!page.records.length) return true;
     await putSeedRecords(
       manager,
       page.records.map((record) =>
         seedRow(baseId, record.id, tableId, new Date(record.createdTime).toISOString(), withoutEmpty(record.fields), attachments),
       ),
     );
+    const scope = { recordIds: page.records.map((record) => record.id) };
+    await insertBaselineVersions(manager, baseId, now.toISOString(), scope);
+    await mergeSeedRecords(manager, baseId, scope);
+    return true;
+  }
+
+  /**
+   * A table whose listing ended (its pages merged as they came): its records the read did not find are marked deleted
+   * and its staging rows cleared, unless one of its changes already waits. Its later changes are applied over it as
+   * versions when the seed completes; otherwise its staging rows wait for the completion, with its changes.
+   */
+  private async finishTable(manager: EntityManager, baseId: string, generation: number, tableId: string): Promise<boolean> {
+    const now = new Date();
+    if (!(await this.isCurrent(manager, baseId, generation, now))) return false;
+    const waiting = (await pendingChanges(manager, baseId)) as MirrorChange[];
+    if (waiting.some((change) => change.tableId === tableId)) return false;
+    await markUnseenDeleted(manager, baseId, now.toISOString(), { tableId });
+    await clearSeedTable(manager, baseId, tableId);
+    return true;
+  }
+
+  /** Locks the mirror, and says whether this seed (`generation`) still reads it. */
+  private async isCurrent(manager: EntityManager, baseId: string, generation: number, now: Date): Promise<boolean> {
+    if (!(await lockMirror(manager, baseId, now))) return false;
+    const mirror = await findMirror(manager, baseId);
+    return mirror?.generation === generation && mirror.status === 'seeding';
   }
 
   /** Marks the mirror `seeding` under a new generation; changes ingested from now on wait as pending. */
@@ -212,11 +240,6 @@ export class MirrorSeedService {
       await clearSeedState(manager, baseId);
       return generation;
     });
-  }
-
-  private async isCurrent(baseId: string, generation: number): Promise<boolean> {
-    const mirror = await this.dataSource.manager.findOneBy(MirrorBase, { baseId });
-    return mirror?.generation === generation && mirror.status === 'seeding';
   }
 
   private async complete(
