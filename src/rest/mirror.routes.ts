@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Services } from '../services.js';
 import { mount, WithStatus } from './http/route.js';
-import { toMirrorResponse, toRestoreResponse } from './mirror.mappers.js';
+import { toHistoryBody, toMirrorResponse, toRestoreResponse } from './mirror.mappers.js';
 import { mirrorRoutes as endpoints } from './mirror.endpoints.js';
 
 export function createMirrorRouter({ mirrorReads, mirrorRestores }: Services): Router {
@@ -15,15 +15,9 @@ export function createMirrorRouter({ mirrorReads, mirrorRestores }: Services): R
   mount(router, endpoints.record, async ({ account, params, query }) => ({
     record: await mirrorReads.record(account.id, params.id, params.recordId, query.at),
   }));
-  mount(router, endpoints.history, async ({ account, params, query }) => {
-    const page = await mirrorReads.historyPage(account.id, params.id, params.recordId, query);
-    return {
-      recordId: page.recordId,
-      tableId: page.tableId,
-      versions: page.versions,
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    };
-  });
+  mount(router, endpoints.history, async ({ account, params, query }) =>
+    toHistoryBody(await mirrorReads.historyPage(account.id, params.id, params.recordId, query)),
+  );
   mount(router, endpoints.deleted, async ({ account, params, query }) => mirrorReads.deleted(account.id, params.id, query));
   mount(router, endpoints.restore, async ({ account, params, body }) => {
     const restore = { restore: toRestoreResponse(await mirrorRestores.create(account.id, params.id, body)) };

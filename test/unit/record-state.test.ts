@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldLast, foldVersions, type StoredVersion } from '../../src/services/mirror/record-state.js';
+import { foldLast, foldVersions, foldVersionsToJson, type StoredVersion } from '../../src/services/mirror/record-state.js';
 
 const version = (seq: number, full: boolean, fields: Record<string, unknown>, eventType = 'record_update'): StoredVersion => ({
   seq,
@@ -40,7 +40,17 @@ describe('folding a record’s versions', () => {
     expect(versions).toEqual(before);
   });
 
+  it('gives the same states as JSON text, keys in the same order, a deletion keeping the values before it', () => {
+    const deleted = [...versions, version(7, false, {}, 'record_delete'), version(8, false, { fA: 'd', fC: 3 })];
+    const rendered = foldVersionsToJson(deleted);
+    expect(rendered.map(({ seq, stateJson }) => ({ seq, stateJson }))).toEqual(
+      foldVersions(deleted).map(({ seq, state }) => ({ seq, stateJson: JSON.stringify(state) })),
+    );
+    expect(rendered.at(-1)!.stateJson).toBe('{"fA":"d","fE":"e","fC":3}');
+  });
+
   it('has nothing to fold without a whole version', () => {
+    expect(foldVersionsToJson(versions.slice(0, 1))).toEqual([]);
     expect(foldVersions(versions.slice(0, 1))).toEqual([]);
     expect(foldLast(versions.slice(0, 1))).toBeUndefined();
   });

@@ -195,9 +195,11 @@ export const toMirroredRecordType = (record: MirroredRecord): MirroredRecordType
 
 export const toRecordVersionType = (version: RecordVersion): RecordVersionType =>
   Object.assign(new RecordVersionType(), {
-    ...version,
+    at: version.at,
     eventType: version.eventType as VersionEvent,
     source: version.source as ChangeSource,
+    userEmail: version.userEmail,
+    fields: JSON.parse(version.fieldsJson) as Record<string, unknown>,
   });
 
 export const toDeletedRecordType = (record: DeletedRecord): DeletedRecordType =>

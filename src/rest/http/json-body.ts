@@ -10,19 +10,25 @@ export function digestEtag(data: string): string {
   return `"${createHash('sha256').update(data).digest('base64url').slice(0, 32)}"`;
 }
 
-/** A JSON body rendered by hand, with an ETag: a matching If-None-Match gets a 304, a gzip-accepting client gzip. */
+/**
+ * A JSON body rendered by hand, with an ETag where one names its content (a matching If-None-Match gets a 304); a
+ * gzip-accepting client gets gzip.
+ */
 export class JsonBody {
   constructor(
     readonly body: string,
-    readonly etag: string,
+    readonly etag?: string,
   ) {}
 
   send(req: Request, res: Response): void {
-    res.setHeader('ETag', this.etag);
-    res.setHeader('Cache-Control', 'private, no-cache');
     // Added to, not set: CORS put `Origin` there.
-    res.vary('Accept-Encoding, Authorization');
-    if (req.method === 'GET' && req.headers['if-none-match'] === this.etag) return void res.status(304).end();
+    res.vary('Accept-Encoding');
+    if (this.etag !== undefined) {
+      res.setHeader('ETag', this.etag);
+      res.setHeader('Cache-Control', 'private, no-cache');
+      res.vary('Authorization');
+      if (req.method === 'GET' && req.headers['if-none-match'] === this.etag) return void res.status(304).end();
+    }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     const bytes = Buffer.from(this.body);
     if (bytes.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {

@@ -19,7 +19,15 @@ import type { SignedCursorCodec, SignedCursors } from '../signed-cursor.js';
 import { SEQ_POSITION } from '../signed-cursor.js';
 import { SEARCH_LIMIT, type DeletedRecordsInput, type RecordSearchInput } from './mirror.input.js';
 import { parseSchema, type MirrorField } from './mirror-schema.js';
-import { foldLast, foldVersions, KEYFRAME_EVERY, type Cells, type FoldedVersion, type StoredVersion } from './record-state.js';
+import {
+  foldLast,
+  foldVersions,
+  foldVersionsToJson,
+  KEYFRAME_EVERY,
+  type Cells,
+  type FoldedVersion,
+  type StoredVersion,
+} from './record-state.js';
 
 export interface MirrorState {
   status: MirrorBase['status'];
@@ -41,7 +49,8 @@ export interface RecordVersion {
   eventType: string;
   source: string;
   userEmail: string | null;
-  fields: Cells;
+  /** The whole record after this version, as JSON text (`{}` for a deletion): a page's body embeds it as it is. */
+  fieldsJson: string;
 }
 
 export interface HistoryPage {
@@ -234,7 +243,7 @@ export class MirrorReadService {
     // From the keyframe at or before the page's oldest version up to its newest: the page's rows, and the older ones
     // back to that keyframe unless the oldest is one.
     const older = oldest.keyframe === 1 ? [] : await this.fromKeyframe(mirror.baseId, recordId, { beforeSeq: oldest.seq }, 0);
-    const folded = foldVersions([...older, ...shown.toReversed().map(toStored)]);
+    const folded = foldVersionsToJson([...older, ...shown.toReversed().map(toStored)]);
     const bySeq = new Map(folded.map((version) => [version.seq, version]));
     const versions = shown.map((version) => {
       const state = bySeq.get(Number(version.seq));
@@ -243,7 +252,7 @@ export class MirrorReadService {
         eventType: version.event_type,
         source: version.source,
         userEmail: version.user_email,
-        fields: version.event_type === 'record_delete' ? {} : (state?.state ?? {}),
+        fieldsJson: version.event_type === 'record_delete' ? '{}' : (state?.stateJson ?? '{}'),
       };
     });
     return {

@@ -142,7 +142,9 @@ export function RecordHistoryPage({ configId, recordId }: { configId: string; re
             {shown.map((edge, index) => {
               const before = edges[index + 1]?.node.fields;
               const version = edge.node;
-              const canRestore = version.eventType === 'RECORD_UPDATE' && before && !record.deletedAt;
+              // The mirror answers instants from its seed on: a change the first seed met while it read cannot be undone.
+              const afterSeed = !mirror?.seededAt || Date.parse(justBefore(version.at)) >= Date.parse(mirror.seededAt);
+              const canRestore = version.eventType === 'RECORD_UPDATE' && before && !record.deletedAt && afterSeed;
               return (
                 <li key={edge.cursor} class="card">
                   <VersionCard version={version} before={before} tableId={record.tableId} names={names} />
