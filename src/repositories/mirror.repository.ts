@@ -50,15 +50,20 @@ const IN_CHUNK = 400;
 
 const mirrorLookups = new WeakMap<DataSource, EntityLookup<MirrorBase>>();
 
-/** The base's mirror; read by every page an ingestion applies, so without the query builder (EntityLookup). */
-export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
-  const manager = 'manager' in runner ? runner.manager : runner;
+/** The mirror lookup of a runner's DataSource: its SQL is built once from the metadata. */
+function mirrorLookup(manager: EntityManager): EntityLookup<MirrorBase> {
   let lookup = mirrorLookups.get(manager.connection);
   if (!lookup) {
     lookup = new EntityLookup(manager.connection, MirrorBase, ['baseId']);
     mirrorLookups.set(manager.connection, lookup);
   }
-  return lookup.oneIn(manager, baseId);
+  return lookup;
+}
+
+/** The base's mirror; read by every page an ingestion applies, so without the query builder (EntityLookup). */
+export function findMirror(runner: Runner, baseId: string): Promise<MirrorBase | null> {
+  const manager = 'manager' in runner ? runner.manager : runner;
+  return mirrorLookup(manager).oneIn(manager, baseId);
 }
 
 export async function mirroredBaseIds(runner: Runner): Promise<string[]> {
@@ -67,17 +72,11 @@ export async function mirroredBaseIds(runner: Runner): Promise<string[]> {
 
 /**
  * Takes the mirror row's write lock for the rest of the transaction (PostgreSQL: the row; SQLite: the database), so
- * that changes applied by an ingestion and a seed completing are serialised. False when there is no mirror.
+ * that changes applied by an ingestion and a seed's steps are serialised, and answers the mirror as it is under that
+ * lock, in one statement. Null when there is no mirror.
  */
-export async function lockMirror(manager: EntityManager, baseId: string, now: Date): Promise<boolean> {
-  if (!manager.queryRunner) throw new Error('lockMirror takes a lock for a transaction: call it inside one');
-  const [sql, values] = manager.connection.driver.escapeQueryWithParameters(
-    'UPDATE mirror_base SET updated_at = :now WHERE base_id = :baseId',
-    { now: now.toISOString(), baseId },
-  );
-  // The structured result carries the rows changed on both drivers (the query builder's cost is not needed here).
-  const result = await manager.queryRunner.query(sql, values, true);
-  return (result.affected ?? 0) > 0;
+export function lockMirror(manager: EntityManager, baseId: string, now: Date): Promise<MirrorBase | null> {
+  return mirrorLookup(manager).updateIn(manager, 'updatedAt', now, baseId);
 }
 
 export async function recordRows(runner: Runner, baseId: string, recordIds: string[]): Promise<Map<string, MirrorRecordRow>> {
@@ -92,6 +91,20 @@ export async function recordRows(runner: Runner, baseId: string, recordIds: stri
     for (const row of found) rows.set(row.record_id, normaliseRecord(row));
   }
   return rows;
+}
+
+/** A record's table and creation, without its cells: what a read of its past needs from its current row. */
+export async function recordHead(
+  runner: Runner,
+  baseId: string,
+  recordId: string,
+): Promise<Pick<MirrorRecordRow, 'table_id' | 'created_time'> | null> {
+  const [row] = await runSql<Array<Pick<MirrorRecordRow, 'table_id' | 'created_time'>>>(
+    runner,
+    'SELECT table_id, created_time FROM mirror_record WHERE base_id = :baseId AND record_id = :recordId',
+    { baseId, recordId },
+  );
+  return row ?? null;
 }
 
 export async function recordRow(runner: Runner, baseId: string, recordId: string): Promise<MirrorRecordRow | null> {

@@ -9,6 +9,7 @@ import {
   countVersions,
   deletedRecordRows,
   mirrorCounts,
+  recordHead,
   recordRow,
   searchRecordRows,
   versionsBack,
@@ -158,9 +159,9 @@ export class MirrorReadService {
   /** The record as it stood at `at` (default now); 404 when it did not exist yet or is unknown. */
   async record(accountId: string, configId: string, recordId: string, at?: string): Promise<MirroredRecord> {
     const mirror = await this.headOf(accountId, configId);
-    const row = await recordRow(this.dataSource, mirror.baseId, recordId);
     if (at === undefined) {
       this.requireSeeded(mirror);
+      const row = await recordRow(this.dataSource, mirror.baseId, recordId);
       if (!row) throw notFound('Record');
       return {
         id: recordId,
@@ -171,6 +172,7 @@ export class MirrorReadService {
       };
     }
     const instant = this.checkedInstant(mirror, at);
+    const row = await recordHead(this.dataSource, mirror.baseId, recordId);
     if (!row) throw notFound('Record');
     const last = foldLast(await this.fromKeyframe(mirror.baseId, recordId, { at: instant }));
     if (!last) throw notFound('Record');
@@ -234,7 +236,7 @@ export class MirrorReadService {
 
   /** A page of versions before `beforeSeq` (newest first); GraphQL pages with its own cursors over the same seqs. */
   async versionPage(mirror: MirrorHead, recordId: string, limit: number, beforeSeq?: number): Promise<HistoryPage & { seqs: number[] }> {
-    const row = await recordRow(this.dataSource, mirror.baseId, recordId);
+    const row = await recordHead(this.dataSource, mirror.baseId, recordId);
     if (!row) throw notFound('Record');
     const rows = await versionsBack(this.dataSource, mirror.baseId, recordId, { beforeSeq }, limit + 1);
     const shown = rows.slice(0, limit);

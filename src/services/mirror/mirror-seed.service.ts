@@ -6,7 +6,6 @@ import {
   clearSeedState,
   clearSeedTable,
   deleteSeedRecords,
-  findMirror,
   insertBaselineVersions,
   lockMirror,
   markUnseenDeleted,
@@ -220,8 +219,7 @@ export class MirrorSeedService {
 
   /** Locks the mirror, and says whether this seed (`generation`) still reads it. */
   private async isCurrent(manager: EntityManager, baseId: string, generation: number, now: Date): Promise<boolean> {
-    if (!(await lockMirror(manager, baseId, now))) return false;
-    const mirror = await findMirror(manager, baseId);
+    const mirror = await lockMirror(manager, baseId, now);
     return mirror?.generation === generation && mirror.status === 'seeding';
   }
 
@@ -229,8 +227,8 @@ export class MirrorSeedService {
   private start(baseId: string, webhookId: string, schema: MirrorSchema): Promise<number | null> {
     return this.dataSource.transaction(async (manager) => {
       const now = new Date();
-      if (!(await lockMirror(manager, baseId, now))) return null;
-      const mirror = (await manager.findOneBy(MirrorBase, { baseId }))!;
+      const mirror = await lockMirror(manager, baseId, now);
+      if (!mirror) return null;
       const generation = mirror.generation + 1;
       await manager.update(
         MirrorBase,
@@ -250,8 +248,8 @@ export class MirrorSeedService {
     finished: ReadonlySet<string>,
   ): Promise<SeedOutcome> {
     const now = new Date();
-    if (!(await lockMirror(manager, baseId, now))) return 'no-mirror';
-    const mirror = (await manager.findOneBy(MirrorBase, { baseId }))!;
+    const mirror = await lockMirror(manager, baseId, now);
+    if (!mirror) return 'no-mirror';
     if (mirror.generation !== generation || mirror.status !== 'seeding') return mirror.status === 'gap' ? 'gap' : 'overtaken';
     const watch = await manager.findOneBy(UpstreamWatch, { baseId });
     if (!watch || watch.webhookId !== mirror.webhookId) {

@@ -26,8 +26,8 @@ export class MirrorSink implements ChangeSink {
       if (!known || known.webhookId === base.webhookId || known.webhookId === null) return;
     }
     const now = new Date();
-    if (!(await lockMirror(manager, base.baseId, now))) return;
-    const mirror = (await findMirror(manager, base.baseId))!;
+    const mirror = await lockMirror(manager, base.baseId, now);
+    if (!mirror) return;
     // Not started yet: the seed starts from the webhook as it is then.
     if (mirror.webhookId === null || mirror.status === 'gap') return;
     const reason =
