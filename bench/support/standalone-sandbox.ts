@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { startWithBanner } from '../../test/support/processes.js';
-import { ROOT } from './built-service.js';
 
 export interface StandaloneSandbox {
   url: string;
@@ -19,7 +17,7 @@ export interface StandaloneSandbox {
  * service (a page written to a large SQLite file) delays its view of arrivals.
  */
 export async function startStandaloneSandbox(token: string): Promise<StandaloneSandbox> {
-  const { child, url, exited } = await startWithBanner(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
+  const { child, url, exited } = await startWithBanner(process.execPath, ['--import', 'tsx', 'src/sandbox/standalone.ts'], {
     PORT: '0',
     SANDBOX_TOKEN: token,
     SANDBOX_STATE_FILE: 'off',

@@ -1,9 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES_PER_EMAIL_AND_IP } from '../../src/auth/sign-in-limits.js';
 import { UserSession } from '../../src/entities/index.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createBrowser, PASSWORD, seenResponses, uniqueEmail, type Browser } from './browser.js';
+
+/** Sign-ins timed of each kind (an unknown e-mail, a wrong password): as many wrong passwords as the limits allow. */
+const SIGN_IN_SAMPLES = FAILURES_PER_EMAIL_AND_IP;
 
 const logLines: string[] = [];
 const secrets: string[] = [];
@@ -114,18 +118,21 @@ describe('sign-up, sign-in, session, sign-out', () => {
       const res = await browser.request('POST', '/auth/sign-in', { body });
       return { res, ms: performance.now() - started };
     };
-    const unknown = [];
-    const wrong = [];
-    for (let i = 0; i < 3; i++) {
-      unknown.push(await timed({ email: uniqueEmail('nobody'), password: 'wrong password 123' }));
-      wrong.push(await timed({ email, password: `wrong password ${i}` }));
+    const unknown: Array<Awaited<ReturnType<typeof timed>>> = [];
+    const wrong: Array<Awaited<ReturnType<typeof timed>>> = [];
+    // Five of each, in turns that alternate which goes first: a burst of load from the tests beside this one then
+    // slows both kinds alike, and the medians compare the hashing rather than the load.
+    for (let i = 0; i < SIGN_IN_SAMPLES; i++) {
+      const tryUnknown = async () => unknown.push(await timed({ email: uniqueEmail('nobody'), password: 'wrong password 123' }));
+      const tryWrong = async () => wrong.push(await timed({ email, password: `wrong password ${i}` }));
+      for (const attempt of i % 2 === 0 ? [tryUnknown, tryWrong] : [tryWrong, tryUnknown]) await attempt();
     }
     for (const { res } of [...unknown, ...wrong]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ code: 'unauthorized', message: 'Wrong e-mail or password' });
       expect(res.headers.getSetCookie()).toEqual([]);
     }
-    const median = (list: { ms: number }[]) => list.map((t) => t.ms).sort((a, b) => a - b)[1]!;
+    const median = (list: { ms: number }[]) => list.map((t) => t.ms).sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
     // Both verify one scrypt hash; without the decoy an unknown e-mail answers in well under a tenth of the time.
     expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
     expect(median(wrong)).toBeGreaterThan(median(unknown) * 0.5);

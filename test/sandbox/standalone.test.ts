@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/eventually.js';
-import { ROOT, startWithBanner } from '../support/processes.js';
+import { startWithBanner } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
 
 const TOKEN = 'standalone-sandbox-token';
 
-/** `npm run sandbox`'s script, started as npm starts it, on an ephemeral port. */
+/**
+ * `npm run sandbox`'s script on an ephemeral port, in one process: node with tsx's loader. The `tsx` command runs it in
+ * a child and relays SIGTERM, and a child that has not confirmed the signal within 30 ms (a busy machine) is killed
+ * and the command exits 143, which would hide whether the sandbox's own stop works.
+ */
 async function startStandalone(stateFile: string, port = 0) {
-  const sandbox = await startWithBanner(join(ROOT, 'node_modules/.bin/tsx'), ['src/sandbox/standalone.ts'], {
+  const sandbox = await startWithBanner(process.execPath, ['--import', 'tsx', 'src/sandbox/standalone.ts'], {
     PORT: String(port),
     SANDBOX_TOKEN: TOKEN,
     SANDBOX_STATE_FILE: stateFile,
