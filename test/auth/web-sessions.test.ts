@@ -1,13 +1,12 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURES_PER_EMAIL_AND_IP } from '../../src/auth/sign-in-limits.js';
 import { UserSession } from '../../src/entities/index.js';
 import { DEMO_BASES, upstreamBaseId } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createBrowser, PASSWORD, seenResponses, uniqueEmail, type Browser } from './browser.js';
 
-/** Sign-ins timed of each kind (an unknown e-mail, a wrong password): as many wrong passwords as the limits allow. */
-const SIGN_IN_SAMPLES = FAILURES_PER_EMAIL_AND_IP;
+/** Sign-ins timed of each kind (an unknown e-mail, a wrong password): an even number, within the limits. */
+const SIGN_IN_SAMPLES = 4;
 
 const logLines: string[] = [];
 const secrets: string[] = [];
@@ -120,8 +119,7 @@ describe('sign-up, sign-in, session, sign-out', () => {
     };
     const unknown: Array<Awaited<ReturnType<typeof timed>>> = [];
     const wrong: Array<Awaited<ReturnType<typeof timed>>> = [];
-    // Five of each, in turns that alternate which goes first: a burst of load from the tests beside this one then
-    // slows both kinds alike, and the medians compare the hashing rather than the load.
+    // In turns that alternate which kind goes first, each kind first as often as second.
     for (let i = 0; i < SIGN_IN_SAMPLES; i++) {
       const tryUnknown = async () => unknown.push(await timed({ email: uniqueEmail('nobody'), password: 'wrong password 123' }));
       const tryWrong = async () => wrong.push(await timed({ email, password: `wrong password ${i}` }));
@@ -132,10 +130,12 @@ describe('sign-up, sign-in, session, sign-out', () => {
       expect(res.body).toEqual({ code: 'unauthorized', message: 'Wrong e-mail or password' });
       expect(res.headers.getSetCookie()).toEqual([]);
     }
-    const median = (list: { ms: number }[]) => list.map((t) => t.ms).sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-    // Both verify one scrypt hash; without the decoy an unknown e-mail answers in well under a tenth of the time.
-    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
-    expect(median(wrong)).toBeGreaterThan(median(unknown) * 0.5);
+    // Both verify one scrypt hash; without the decoy an unknown e-mail answers in well under a tenth of the time. Each
+    // kind's fastest answer is compared: load from the tests beside this one only ever adds time, and a loaded
+    // machine made medians of three differ by more than twice.
+    const fastest = (list: { ms: number }[]) => Math.min(...list.map((t) => t.ms));
+    expect(fastest(unknown)).toBeGreaterThan(fastest(wrong) * 0.5);
+    expect(fastest(wrong)).toBeGreaterThan(fastest(unknown) * 0.5);
   });
 
   it('checks the password rules and refuses a second user with the same e-mail', async () => {
