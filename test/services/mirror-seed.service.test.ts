@@ -44,17 +44,32 @@ for (const { name, database } of await serviceDatabases()) {
         .map(({ tableId, recordCount, fileCount, storageBytes }) => ({ tableId, recordCount, fileCount, storageBytes }))
         .sort((a, b) => a.tableId.localeCompare(b.tableId));
 
-    it('applies the changes that arrived during the read, and counts files by the schema they left', async () => {
-      const { services, sandbox } = t;
-      const base = sandbox.store.seedLargeBase({ name: `Seed ${name}`, tables: 2, recordsPerTable: 1_000, attachmentsPerRecord: 2 });
-      const baseId = base.id;
-      await services.monitoringConfigs.create(
+    /** A monitoring config on the base and a first seed of its mirror; the watch and the config it reads through. */
+    const watchAndSeed = async (baseId: string) => {
+      const { services } = t;
+      const { id: configId } = await services.monitoringConfigs.create(
         t.accountId,
         parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
       );
       expect(await services.mirrorSeeds.seed(baseId)).toBe('live');
       expect(await mirrored(baseId)).toEqual(truth(baseId));
-      const watchId = (await services.watches.find({ baseId }))!.id;
+      return { configId, watchId: (await services.watches.find({ baseId }))!.id };
+    };
+
+    /** After a seed that changes met: `live`, and the mirror counts as the sandbox does, `table` as `expected`. */
+    const expectSeededAsSandbox = async (seeding: Promise<string>, baseId: string, tableId: string, expected: object) => {
+      expect(await seeding).toBe('live');
+      t.sandbox.faults.update({ latencyMs: 0 });
+      const counts = await mirrored(baseId);
+      expect(counts).toEqual(truth(baseId));
+      expect(counts.find((table) => table.tableId === tableId)).toMatchObject(expected);
+    };
+
+    it('applies the changes that arrived during the read, and counts files by the schema they left', async () => {
+      const { services, sandbox } = t;
+      const base = sandbox.store.seedLargeBase({ name: `Seed ${name}`, tables: 2, recordsPerTable: 1_000, attachmentsPerRecord: 2 });
+      const baseId = base.id;
+      const { configId, watchId } = await watchAndSeed(baseId);
 
       const [first, second] = base.tables;
       const files = (table: typeof first) => table!.fields.find((field) => field.name === 'Files')!;
@@ -84,13 +99,8 @@ for (const { name, database } of await serviceDatabases()) {
       await services.changeIngest.ingest(watchId);
       expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
 
-      expect(await seeding).toBe('live');
-      sandbox.faults.update({ latencyMs: 0 });
-      const counts = await mirrored(baseId);
-      expect(counts).toEqual(truth(baseId));
-      expect(counts.find((table) => table.tableId === second!.id)).toMatchObject({ recordCount: 1_000, fileCount: 0, storageBytes: 0 });
+      await expectSeededAsSandbox(seeding, baseId, second!.id, { recordCount: 1_000, fileCount: 0, storageBytes: 0 });
       const reads = services.mirrorReads;
-      const configId = (await services.monitoringConfigs.list(t.accountId)).find((config) => config.baseId === baseId)!.id;
       expect((await reads.record(t.accountId, configId, created!.id)).fields).toMatchObject({
         [files(first).id]: [expect.objectContaining({ filename: 'new.png' })],
       });
@@ -105,13 +115,7 @@ for (const { name, database } of await serviceDatabases()) {
       const [small, large] = base.tables;
       // The small table lists in one page, the large one in ten.
       sandbox.store.deleteRecords(baseId, small!.id, [...small!.records.keys()].slice(100));
-      await services.monitoringConfigs.create(
-        t.accountId,
-        parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
-      );
-      expect(await services.mirrorSeeds.seed(baseId)).toBe('live');
-      const watchId = (await services.watches.find({ baseId }))!.id;
-      const configId = (await services.monitoringConfigs.list(t.accountId)).find((config) => config.baseId === baseId)!.id;
+      const { configId, watchId } = await watchAndSeed(baseId);
       const reads = services.mirrorReads;
 
       // Gone while the mirror did not follow: the next seed finds it missing.
@@ -138,11 +142,7 @@ for (const { name, database } of await serviceDatabases()) {
       await services.changeIngest.ingest(watchId);
       expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
 
-      expect(await seeding).toBe('live');
-      sandbox.faults.update({ latencyMs: 0 });
-      const counts = await mirrored(baseId);
-      expect(counts).toEqual(truth(baseId));
-      expect(counts.find((table) => table.tableId === small!.id)).toMatchObject({ recordCount: 99, fileCount: 0, storageBytes: 0 });
+      await expectSeededAsSandbox(seeding, baseId, small!.id, { recordCount: 99, fileCount: 0, storageBytes: 0 });
       const history = async (recordId: string) =>
         (await reads.historyPage(t.accountId, configId, recordId, { limit: 10 })).versions.map((version) => version.eventType);
       expect(await history(unseen!)).toEqual(['record_delete', 'baseline']);

@@ -67,20 +67,36 @@ export interface FoldedVersion extends StoredVersion {
   state: Cells;
 }
 
+/** How a fold keeps the record: start over from a whole version's fields, or change some cells. */
+interface RecordFolder {
+  whole(fields: Cells): void;
+  change(fields: Cells): void;
+}
+
 /**
- * Folds versions given oldest first into the record after each, starting at the first full one (rows before it are
- * skipped). Returns [] when none is full.
+ * Folds versions given oldest first through `folder`, from the first full one on (rows before it are skipped; a
+ * deletion changes nothing), calling `after` with each version once it is folded. False when none is full.
  */
-export function foldVersions(versions: StoredVersion[]): FoldedVersion[] {
+function foldThrough(versions: StoredVersion[], folder: RecordFolder, after: (version: StoredVersion) => void): boolean {
   const start = versions.findIndex((version) => version.full);
-  if (start === -1) return [];
+  if (start === -1) return false;
+  for (const version of versions.slice(start)) {
+    if (version.full) folder.whole(version.fields);
+    else if (version.eventType !== 'record_delete') folder.change(version.fields);
+    after(version);
+  }
+  return true;
+}
+
+/** Folds versions given oldest first into the record after each. Returns [] when none is full. */
+export function foldVersions(versions: StoredVersion[]): FoldedVersion[] {
   const folded: FoldedVersion[] = [];
   let state: Cells = {};
-  for (const version of versions.slice(start)) {
-    if (version.full) state = { ...version.fields };
-    else if (version.eventType !== 'record_delete') state = withChanges(state, version.fields);
-    folded.push({ ...version, state });
-  }
+  const folder = {
+    whole: (fields: Cells) => void (state = { ...fields }),
+    change: (fields: Cells) => void (state = withChanges(state, fields)),
+  };
+  foldThrough(versions, folder, (version) => folded.push({ ...version, state }));
   return folded;
 }
 
@@ -94,35 +110,32 @@ export interface RenderedVersion extends StoredVersion {
  * unchanged: a page of 50 versions of a 50-field record writes the cells that changed, not 2,500 of them.
  */
 export function foldVersionsToJson(versions: StoredVersion[]): RenderedVersion[] {
-  const start = versions.findIndex((version) => version.full);
-  if (start === -1) return [];
   const rendered: RenderedVersion[] = [];
   // Each cell's `"fieldId":value` text, in the order foldVersions' state would have its keys.
   const cells = new Map<string, string>();
   const put = (fieldId: string, value: unknown) => cells.set(fieldId, `${JSON.stringify(fieldId)}:${JSON.stringify(value)}`);
-  for (const version of versions.slice(start)) {
-    if (version.full) {
+  const folder = {
+    whole: (fields: Cells) => {
       cells.clear();
-      for (const [fieldId, value] of Object.entries(version.fields)) put(fieldId, value);
-    } else if (version.eventType !== 'record_delete') {
-      for (const [fieldId, value] of Object.entries(version.fields)) {
+      for (const [fieldId, value] of Object.entries(fields)) put(fieldId, value);
+    },
+    change: (fields: Cells) => {
+      for (const [fieldId, value] of Object.entries(fields)) {
         if (isEmpty(value)) cells.delete(fieldId);
         else put(fieldId, value);
       }
-    }
-    rendered.push({ ...version, stateJson: `{${[...cells.values()].join(',')}}` });
-  }
+    },
+  };
+  foldThrough(versions, folder, (version) => rendered.push({ ...version, stateJson: `{${[...cells.values()].join(',')}}` }));
   return rendered;
 }
 
 /** The last of foldVersions(versions), without the states before it: one copy of the record, changed in place. */
 export function foldLast(versions: StoredVersion[]): FoldedVersion | undefined {
-  const start = versions.findIndex((version) => version.full);
-  if (start === -1) return undefined;
   let state: Cells = {};
-  for (const version of versions.slice(start)) {
-    if (version.full) state = { ...version.fields };
-    else if (version.eventType !== 'record_delete') changeInPlace(state, version.fields);
-  }
-  return { ...versions.at(-1)!, state };
+  const folder = {
+    whole: (fields: Cells) => void (state = { ...fields }),
+    change: (fields: Cells) => void changeInPlace(state, fields),
+  };
+  return foldThrough(versions, folder, () => undefined) ? { ...versions.at(-1)!, state } : undefined;
 }
