@@ -93,8 +93,12 @@ export function foldVersions(versions: StoredVersion[]): FoldedVersion[] {
   const folded: FoldedVersion[] = [];
   let state: Cells = {};
   const folder = {
-    whole: (fields: Cells) => void (state = { ...fields }),
-    change: (fields: Cells) => void (state = withChanges(state, fields)),
+    whole: (fields: Cells) => {
+      state = { ...fields };
+    },
+    change: (fields: Cells) => {
+      state = withChanges(state, fields);
+    },
   };
   foldThrough(versions, folder, (version) => folded.push({ ...version, state }));
   return folded;
@@ -134,8 +138,12 @@ export function foldVersionsToJson(versions: StoredVersion[]): RenderedVersion[]
 export function foldLast(versions: StoredVersion[]): FoldedVersion | undefined {
   let state: Cells = {};
   const folder = {
-    whole: (fields: Cells) => void (state = { ...fields }),
-    change: (fields: Cells) => void changeInPlace(state, fields),
+    whole: (fields: Cells) => {
+      state = { ...fields };
+    },
+    change: (fields: Cells) => {
+      changeInPlace(state, fields);
+    },
   };
   return foldThrough(versions, folder, () => undefined) ? { ...versions.at(-1)!, state } : undefined;
 }
