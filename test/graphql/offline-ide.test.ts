@@ -64,7 +64,8 @@ async function submitKey(page: Page, key: string) {
   await page.getByRole('button', { name: 'Open the IDE' }).click();
 }
 
-describe('the offline GraphQL IDE at /graphql/ide', () => {
+// A minute a test, as the other browser tests have: Altair is a large page, and a loaded machine starts it slowly.
+describe('the offline GraphQL IDE at /graphql/ide', { timeout: 60_000 }, () => {
   it('asks for the API key first, then introspects with it, runs a query and loads from our own assets only', async ({ skip }) => {
     if (!executable) {
       const reason = 'no Chromium found (CHROMIUM_PATH, /usr/bin/chromium): install it with `apt-get install -y chromium`';

@@ -197,12 +197,13 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
     // Due now: every replica's scheduler sees the job at its next poll.
     await sql(`UPDATE agenda_jobs SET next_run_at = now() WHERE name = 'usage.count' AND data->>'usageBaseId' = $1`, [base.id]);
     const runs = await until(
-      () => sql<{ status: string }>('SELECT status FROM usage_run WHERE usage_base_id = $1', [base.id]),
+      // With the error, so that a failed count says why.
+      () => sql<{ status: string; error: string | null }>('SELECT status, error FROM usage_run WHERE usage_base_id = $1', [base.id]),
       (rows) => rows.some((row) => row.status === 'ok'),
     );
     // Time for a second count to start, were one going to.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(await sql('SELECT status FROM usage_run WHERE usage_base_id = $1', [base.id])).toEqual(runs);
+    expect(await sql('SELECT status, error FROM usage_run WHERE usage_base_id = $1', [base.id])).toEqual(runs);
     expect(runs).toHaveLength(1);
     // One count of the catalog: its schema, then 3 + 1 + 2 pages of records.
     expect((await stats()).byBase[baseId]!.requests - before).toBe(7);
