@@ -95,8 +95,10 @@ describe.skipIf(!available)('three replicas on PostgreSQL and Redis', () => {
       USAGE_SPREAD_SECONDS: '0',
       // A job whose replica was killed runs again elsewhere after this long (the SIGKILL test waits for it).
       JOBS_LOCK_LIFETIME_MS: '15000',
-      // Out of rotation for a moment before closing: the balancer below checks /readyz every 100 ms.
-      SHUTDOWN_DRAIN_MS: '500',
+      // Out of rotation before closing for longer than the balancer below needs to see it: it asks /readyz every
+      // 100 ms, but on a loaded machine an answer took more than the 500 ms this was (a request then met the 503 of a
+      // replica shutting down).
+      SHUTDOWN_DRAIN_MS: '2000',
       // The rolling restart's request stream is not about budgets.
       API_RATE_LIMIT_PER_MINUTE: '1000000',
     };

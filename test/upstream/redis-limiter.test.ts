@@ -14,9 +14,12 @@ let connections: Redis[];
 /** Two limiters on two connections: what two replicas hold. */
 let replicas: [RedisUpstreamLimiter, RedisUpstreamLimiter];
 
-beforeEach(() => {
+beforeEach(async () => {
   prefix = testKeyPrefix('limiter');
   connections = [openRedis({ url: TEST_REDIS_URL, keyPrefix: prefix }, 'a'), openRedis({ url: TEST_REDIS_URL, keyPrefix: prefix }, 'b')];
+  // Both connected before a test starts: a command queued on a connection still connecting reaches Redis after one
+  // sent later on a connection already up (on a loaded machine, a lock-out after the other replica's request).
+  await Promise.all(connections.map((connection) => connection.ping()));
   replicas = [new RedisUpstreamLimiter(connections[0]), new RedisUpstreamLimiter(connections[1])];
 });
 afterEach(async () => {
