@@ -1,5 +1,4 @@
 import { Agenda, type AgendaBackend } from 'agenda';
-import { MongoBackend, MongoClient } from '@agendajs/mongo-backend';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -119,6 +118,8 @@ export async function prepareJobStore(config: Config): Promise<void> {
 
 async function openBackend(config: Config, dataSource: DataSource) {
   if (config.mongodbUrl) {
+    // Loaded only here: the MongoDB driver is a fifth of the start-up's module loading, and only this store needs it.
+    const { MongoBackend, MongoClient } = await import('@agendajs/mongo-backend');
     // Connected here, not by the backend: Agenda 6 does not catch a failing connect in its constructor (STACK.md).
     const client = await MongoClient.connect(config.mongodbUrl, { serverSelectionTimeoutMS: 10_000 });
     const backend: AgendaBackend = new MongoBackend({ mongo: client.db() });
