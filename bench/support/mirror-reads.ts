@@ -61,8 +61,10 @@ export async function measureMirrorReads(sizes: MirrorBenchSizes): Promise<Repor
           loadTable(
             `Mirror reads: ${count(history.records)} records, ${count(history.versions)} versions (SQLite), built service in its own process, WEB_CONCURRENCY=${workers}${workers > 1 ? ' with Redis' : ''}`,
             measured,
-            `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each row takes ${count(DISTINCT_PATHS)} ` +
-              'different records (and instants) in turn. The “JSON body” column is the first response’s.',
+            `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each mirror row takes ${count(DISTINCT_PATHS)} ` +
+              'different records (and instants) in turn. The two reference rows have no target: they show what this ' +
+              'machine gives the same load without the mirror (the HTTP stack alone; an authenticated read of one row). ' +
+              'The “JSON body” column is the first response’s.',
           ),
         );
       } finally {
@@ -85,7 +87,11 @@ function scenariosFor(history: SeededHistory, sizes: MirrorBenchSizes): Scenario
   const target = { connections: sizes.load.connections, p99TargetMs: P99_TARGET_MS };
   const scenario = (name: string, list: string[]): Scenario => ({ name, path: list[0], paths: list, ...target });
   const at = () => encodeURIComponent(new Date(from + random() * span).toISOString());
+  // No target: what the same load costs without the mirror, for reading the rows above on this machine.
+  const reference = (name: string, path: string): Scenario => ({ name, path, connections: sizes.load.connections });
   return [
+    reference('GET /healthz (reference: no key, no database; the HTTP stack alone)', '/healthz'),
+    reference('GET /monitoring-config/{id} (reference: the key and the config, no mirror)', `/monitoring-config/${history.configId}`),
     scenario(
       'GET …/records/{recordId}?at= (any record, any instant since the seed)',
       paths(() => `${base}/${pick(all)}?at=${at()}`),
