@@ -158,14 +158,25 @@ describe.skipIf(!available)('WEB_CONCURRENCY=2 on SQLite with Redis', () => {
     const baseId = (bases.body.bases as Array<{ id: string; name: string }>).find((base) => base.name === DEMO_BASES.catalog)!.id;
     const stats = async () =>
       (await get('/sandbox/airtable/_control/stats', DEFAULT_SANDBOX_TOKEN)).body.byBase[baseId] ?? { requests: 0, rateLimited: 0 };
+    // The pace is measured where it is kept, at the workers: a loaded machine can stall the sandbox's process and
+    // bunch paced arrivals past 5 a second there (a 429, then the platform's 30 s lock-out), so its limit is lifted.
+    const lifted = await fetch(`${service.url}/sandbox/airtable/_control/faults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${DEFAULT_SANDBOX_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rateLimitPerSecond: 1_000 }),
+    });
+    expect(lifted.status).toBe(200);
     const before = await stats();
+    const started = Date.now();
     const reads = await Promise.all(Array.from({ length: 12 }, () => get(`/airtable/bases/${baseId}/tables`)));
+    const elapsed = Date.now() - started;
     expect(reads.map((read) => read.status)).toEqual(Array(12).fill(200));
     const after = await stats();
-    // One sandbox saw all 12 within the base's 5 a second: two workers' windows of their own would each have sent 5
-    // in the first second, and the sandbox would have answered 429.
+    // One sandbox saw all 12, sent within the base's 5 a second by both workers together: the 11th no sooner than two
+    // seconds after the first. Two workers' windows of their own would each send 5 at once and their sixth a second
+    // later: all 12 in about one second.
     expect(after.requests - before.requests).toBe(12);
-    expect(after.rateLimited - before.rateLimited).toBe(0);
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
 
     const created = await post('/usage/bases', { baseId });
     expect(created.status).toBe(201);
