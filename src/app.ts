@@ -22,6 +22,7 @@ import { createDocsRouter } from './rest/docs.routes.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler, renderError, requireUtf8 } from './http/error-handler.js';
 import { optionsResponder, type Endpoint } from './rest/http/options.js';
+import { enteredFor } from './rest/http/route.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createMirrorRouter } from './rest/mirror.routes.js';
@@ -120,19 +121,19 @@ export function createApp({
   app.use(requireCsrfToken());
   app.use((budget ?? new RequestBudget(config.apiRateLimitPerMinute, limitStore?.('budget:'))).middleware);
 
-  // The busiest first: every router a request passes costs its path matching.
+  // The busiest first; a router of operations is entered only for its own paths.
   if (graphql) app.use(graphql.router);
-  app.use(createUsageRouter(services));
-  app.use(createApiCallsRouter(services));
-  app.use(createChangesRouter(services));
-  app.use(createMonitoringRouter(services));
-  app.use(createMirrorRouter(services));
-  app.use(createWebhooksRouter(services));
-  app.use(createAirtableRouter(services));
+  app.use(enteredFor(createUsageRouter(services)));
+  app.use(enteredFor(createApiCallsRouter(services)));
+  app.use(enteredFor(createChangesRouter(services)));
+  app.use(enteredFor(createMonitoringRouter(services)));
+  app.use(enteredFor(createMirrorRouter(services)));
+  app.use(enteredFor(createWebhooksRouter(services)));
+  app.use(enteredFor(createAirtableRouter(services)));
   app.use(createOAuthReturnRouter(services, secureCookie));
-  app.use(createConnectionRouter(services, secureCookie));
-  app.use(createAuthRouter(services, secureCookie, limitStore));
-  app.use(createOpsRouter(readiness));
+  app.use(enteredFor(createConnectionRouter(services, secureCookie)));
+  app.use(enteredFor(createAuthRouter(services, secureCookie, limitStore)));
+  app.use(enteredFor(createOpsRouter(readiness)));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.
   app.use(createWebPageRouter(undefined, { upstream: config.upstream.mode }));

@@ -13,6 +13,9 @@ export interface OpenDatabaseOptions {
   setUp?: (dataSource: DataSource) => Promise<void>;
 }
 
+/** The most better-sqlite3's SQLite maps (its SQLITE_MAX_MMAP_SIZE); beyond it pages are read as before. */
+const SQLITE_MMAP_BYTES = 0x7fff0000;
+
 /** Opens the service's database and applies pending migrations: on PostgreSQL one process at a time. */
 export async function openDatabase(database: Config['database'], options: OpenDatabaseOptions = {}): Promise<DataSource> {
   if (database.type === 'sqlite' && database.path !== ':memory:') {
@@ -24,6 +27,9 @@ export async function openDatabase(database: Config['database'], options: OpenDa
     try {
       if (database.type === 'sqlite') {
         await dataSource.query('PRAGMA synchronous = NORMAL');
+        // A mirror's reads touch pages all over a file of gigabytes: mapped, a page costs no read() and no copy into
+        // SQLite's own 16 MB cache. 13 % less CPU a record?at= over a 1.2 GB mirror (bench/results-mirror.txt, N3).
+        await dataSource.query(`PRAGMA mmap_size = ${SQLITE_MMAP_BYTES}`);
       }
       await dataSource.runMigrations({ transaction: 'each' });
       await options.setUp?.(dataSource);
