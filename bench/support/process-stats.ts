@@ -1,9 +1,30 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Resident set size of another process in bytes (Linux /proc); undefined where /proc is unavailable. */
+/**
+ * Resident memory a server holds of its own, in bytes: RssAnon + RssShmem of the process and its live descendants (a
+ * cluster's workers). File-backed pages are left out: the code, and a memory-mapped SQLite file, whose pages the
+ * kernel shares with its page cache and reclaims (VmRSS counts each one a read touched). Linux /proc; undefined
+ * where it is unavailable.
+ */
 export function processRss(pid: number): number | undefined {
-  return statusKib(pid, 'VmRSS');
+  const own = (one: number) => {
+    const anon = statusKib(one, 'RssAnon');
+    return anon === undefined ? undefined : anon + (statusKib(one, 'RssShmem') ?? 0);
+  };
+  const root = own(pid);
+  if (root === undefined) return undefined;
+  return recentDescendantsOf(pid).reduce((sum, child) => sum + (own(child) ?? 0), root);
+}
+
+/** descendantsOf, read again at most once a second: a sample every 100 ms would read all of /proc each time. */
+const descendantsRead = new Map<number, { at: number; pids: number[] }>();
+function recentDescendantsOf(pid: number): number[] {
+  const known = descendantsRead.get(pid);
+  if (known && performance.now() - known.at < 1_000) return known.pids;
+  const pids = descendantsOf(pid);
+  descendantsRead.set(pid, { at: performance.now(), pids });
+  return pids;
 }
 
 export interface CpuTimes {

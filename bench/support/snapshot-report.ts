@@ -38,7 +38,7 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
         'on the wire (per response)',
         'errors / non-2xx',
       ],
-      ...['server RSS (peak)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
+      ...['server RSS (peak, without file pages)', 'server CPU / req (user + sys)', 'load generator CPU', 'target', 'result'],
     ],
     rows: measured.map(({ scenario, bodyBytes, load }) => [
       scenario.name,
@@ -62,8 +62,9 @@ export function loadTable(title: string, measured: Measured[], note: string): Re
       `${note} Latencies: every response of the measured window at full precision. The default generator ` +
         `(closed-loop, bench/support/closed-loop-client.ts, its own process) warms up on the same keep-alive ` +
         `connections it measures on; wrk and autocannon open new ones, whose set-up lands in the window (wrk then ` +
-        `adds synthetic samples for it). A non-2xx fails the target. Server CPU is the server process’s CPU time ` +
-        `over the window divided by the requests completed. The load generator shares the machine with the server.`,
+        `adds synthetic samples for it). A non-2xx fails the target. Server RSS: anonymous and shared memory of ` +
+        `the server’s processes (a cluster’s workers included), not the pages of files they map. Server CPU is the ` +
+        `server process’s CPU time over the window divided by the requests completed. The load generator shares the machine with the server.`,
     ],
   };
 }
