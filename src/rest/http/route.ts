@@ -79,7 +79,7 @@ export function mount<S extends RouteSpec>(router: Router, spec: S, handler: Rou
 
 /**
  * `router`, entered only by requests for a path mounted on it: the others go by without its entry and the matching of
- * each of its routes, which cost every request that passes through (6 % of the CPU of a mirror read behind four
+ * each of its routes, which cost every request that passes through (4–6 % of the CPU of a mirror read behind four
  * routers, bench/results-mirror.txt, N3). Matched as Express does: any case, an optional trailing slash. A router with
  * anything but `mount`'s routes is entered by every request.
  */
