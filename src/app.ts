@@ -132,7 +132,8 @@ export function createApp({
   app.use(enteredFor(createAirtableRouter(services)));
   app.use(createOAuthReturnRouter(services, secureCookie));
   app.use(enteredFor(createConnectionRouter(services, secureCookie)));
-  app.use(enteredFor(createAuthRouter(services, secureCookie, limitStore)));
+  // Its sign-in limiters are layers of its own: entered by every request.
+  app.use(createAuthRouter(services, secureCookie, limitStore));
   app.use(enteredFor(createOpsRouter(readiness)));
   app.use(createDocsRouter());
   // Last: the web application's page for browser paths no route above answered.

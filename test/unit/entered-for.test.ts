@@ -20,6 +20,26 @@ const record = defineRoute({
   success: { status: 200, description: 'The thing' },
   errors: [],
 });
+const late = defineRoute({
+  method: 'get',
+  path: '/late',
+  operationId: 'late',
+  summary: 'Mounted after the router was wrapped',
+  tag: 'Test',
+  auth: false,
+  success: { status: 200, description: 'Late' },
+  errors: [],
+});
+const afterwards = defineRoute({
+  method: 'get',
+  path: '/afterwards',
+  operationId: 'afterwards',
+  summary: 'Mounted after its router was wrapped',
+  tag: 'Test',
+  auth: false,
+  success: { status: 200, description: 'Afterwards' },
+  errors: [],
+});
 const list = defineRoute({
   method: 'post',
   path: '/things',
@@ -36,11 +56,13 @@ let url: string;
 const entered: string[] = [];
 
 beforeAll(async () => {
+  // A router with a mounted operation and a layer of its own: entered by every request.
   const gated = Router();
   gated.use((req, _res, next) => {
     entered.push(`gated ${req.path}`);
     next();
   });
+  mount(gated, late, async () => ({ gated: true }));
   const plain = Router();
   mount(plain, record, async ({ params }) => ({ params }));
   mount(plain, list, async () => ({ listed: true }));
@@ -59,6 +81,7 @@ beforeAll(async () => {
     next();
   });
   app.use(enteredFor(plain));
+  mount(plain, afterwards, async () => ({ afterwards: true }));
   app.use((req, res) => void res.status(404).json({ passedBy: req.path }));
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -89,10 +112,17 @@ describe(enteredFor.name, () => {
     expect(entered.filter((line) => line.startsWith('plain'))).toEqual([]);
   });
 
-  it('enters a router with other layers than mount’s routes for every path', async () => {
+  it('follows the router: a route mounted after wrapping is let in', async () => {
+    entered.length = 0;
+    expect(await (await fetch(`${url}/afterwards`)).json()).toEqual({ afterwards: true });
+    expect(entered).toEqual(['gated /afterwards', 'before /afterwards', 'plain /afterwards']);
+  });
+
+  it('enters a router with other layers than mount’s routes for every path, and runs its routes', async () => {
     entered.length = 0;
     await fetch(`${url}/other`);
     await fetch(`${url}/things`, { method: 'POST' });
     expect(entered).toEqual(['gated /other', 'before /other', 'gated /things', 'before /things', 'plain /things']);
+    expect(await (await fetch(`${url}/late`)).json()).toEqual({ gated: true });
   });
 });
