@@ -3,60 +3,36 @@ import type { Server } from 'node:http';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineRoute, enteredFor, mount } from '../../src/rest/http/route.js';
+import { defineRoute, enteredFor, mount, type RouteSpec } from '../../src/rest/http/route.js';
+
+/** A public operation at `path`; the gate reads only the path. */
+const operation = (method: 'get' | 'post', path: string, extra: Partial<RouteSpec> = {}) =>
+  defineRoute({
+    method,
+    path,
+    operationId: path,
+    summary: path,
+    tag: 'Test',
+    auth: false,
+    success: { status: 200, description: path },
+    errors: [],
+    ...extra,
+  });
 
 /**
- * A router of two operations behind `enteredFor`, then a catch-all that says whether the router was entered: the
- * router's own middleware-free stack is gated; one with another layer is entered by every request.
+ * Two routers behind `enteredFor`, seen by what each request enters: `plain` holds only mount's routes (one mounted
+ * after wrapping), `gated` has a layer of its own as well; a catch-all says which paths went by.
  */
-const record = defineRoute({
-  method: 'get',
-  path: '/things/{id}/records/{recordId}.json',
-  operationId: 'thing',
-  summary: 'A thing',
-  tag: 'Test',
-  auth: false,
-  params: z.object({ id: z.string(), recordId: z.string() }),
-  success: { status: 200, description: 'The thing' },
-  errors: [],
-});
-const late = defineRoute({
-  method: 'get',
-  path: '/late',
-  operationId: 'late',
-  summary: 'Mounted after the router was wrapped',
-  tag: 'Test',
-  auth: false,
-  success: { status: 200, description: 'Late' },
-  errors: [],
-});
-const afterwards = defineRoute({
-  method: 'get',
-  path: '/afterwards',
-  operationId: 'afterwards',
-  summary: 'Mounted after its router was wrapped',
-  tag: 'Test',
-  auth: false,
-  success: { status: 200, description: 'Afterwards' },
-  errors: [],
-});
-const list = defineRoute({
-  method: 'post',
-  path: '/things',
-  operationId: 'things',
-  summary: 'Things',
-  tag: 'Test',
-  auth: false,
-  success: { status: 200, description: 'Things' },
-  errors: [],
-});
+const record = operation('get', '/things/{id}/records/{recordId}.json', { params: z.object({ id: z.string(), recordId: z.string() }) });
+const list = operation('post', '/things');
+const late = operation('get', '/late');
+const afterwards = operation('get', '/afterwards');
 
 let server: Server;
 let url: string;
 const entered: string[] = [];
 
 beforeAll(async () => {
-  // A router with a mounted operation and a layer of its own: entered by every request.
   const gated = Router();
   gated.use((req, _res, next) => {
     entered.push(`gated ${req.path}`);

@@ -58,7 +58,9 @@ const mountedPaths = new WeakMap<Router, string[]>();
 /** Mounts a handler for a spec: checks the account (unless public), validates, runs, renders the success status. */
 export function mount<S extends RouteSpec>(router: Router, spec: S, handler: RouteHandler<S>): void {
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
-  mountedPaths.set(router, [...(mountedPaths.get(router) ?? []), pathPattern(spec.path)]);
+  const paths = mountedPaths.get(router) ?? [];
+  paths.push(pathPattern(spec.path));
+  mountedPaths.set(router, paths);
   router[spec.method](expressPath, async (req: Request, res: Response) => {
     const account = res.locals.account as AccountSummary | undefined;
     if (spec.auth !== false && !account) throw unauthorized();
