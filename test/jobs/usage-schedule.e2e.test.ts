@@ -16,8 +16,12 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /** A real Agenda on the SQLite job store, polling every 50 ms, no spread. */
 const SCHEDULER = { SCHEDULER_RUN_JOBS: 'true', JOBS_PROCESS_EVERY_MS: '50', USAGE_SPREAD_SECONDS: '0' };
 const apps: TestApp[] = [];
+/** Each app's log lines at info and above, for a failure to show what its scheduler did. */
+const logs = new WeakMap<TestApp, string[]>();
 async function start(env: Record<string, string> = {}) {
-  const app = await startTestApp({ ...SCHEDULER, ...env });
+  const lines: string[] = [];
+  const app = await startTestApp({ ...SCHEDULER, LOG_LEVEL: 'info', ...env }, { write: (line: string) => void lines.push(line) });
+  logs.set(app, lines);
   apps.push(app);
   return app;
 }
@@ -30,10 +34,14 @@ const runsOf = (app: TestApp, id: string) =>
   app.running.dataSource.query('SELECT local_day, status, error FROM usage_run WHERE usage_base_id = ?', [id]);
 const requestsFor = (app: TestApp, baseId: string) => app.running.sandbox!.stats.byBase.get(baseId)?.requests ?? 0;
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
+/** Waits for `condition`; on timeout the error shows the base's runs and the app's log, when given. */
+async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 15_000, seen?: { app: TestApp; usageBaseId: string }) {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) {
+      const state = seen && { runs: await runsOf(seen.app, seen.usageBaseId), log: logs.get(seen.app)?.slice(-20) };
+      throw new Error(`condition not met in time${state ? `: ${JSON.stringify(state, null, 1)}` : ''}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -145,7 +153,10 @@ describe('restarts and several instances', () => {
     ]);
 
     const second = await start({ DATABASE_URL: `sqlite:${file}` });
-    await until(async () => (await runsOf(second, base.id)).some((r: { status: string }) => r.status === 'ok'));
+    await until(async () => (await runsOf(second, base.id)).some((r: { status: string }) => r.status === 'ok'), 15_000, {
+      app: second,
+      usageBaseId: base.id,
+    });
     await second.close();
     apps.splice(apps.indexOf(second), 1);
 
@@ -164,7 +175,10 @@ describe('restarts and several instances', () => {
     await first.running.dataSource.query("DELETE FROM agenda_job WHERE json_extract(data, '$.usageBaseId') = ?", [base.id]);
     await first.running.dataSource.query('DELETE FROM usage_run WHERE usage_base_id = ?', [base.id]);
     const fourth = await start({ DATABASE_URL: `sqlite:${file}` });
-    await until(async () => (await runsOf(fourth, base.id)).some((r: { status: string }) => r.status === 'ok'));
+    await until(async () => (await runsOf(fourth, base.id)).some((r: { status: string }) => r.status === 'ok'), 15_000, {
+      app: fourth,
+      usageBaseId: base.id,
+    });
     await settle();
     expect(requestsFor(fourth, base.baseId)).toBe(1 + 3 + 1 + 2);
     expect((await createHttp(fourth.url, first.apiKey)('GET', `/usage/bases/${base.id}/schedule`)).body.nextRunAt).toBe(
