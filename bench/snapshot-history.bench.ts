@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { generateApiKey } from '../src/services/credentials/api-key.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { measureBareServer } from './support/bare-server.js';
+import { bareReference } from './support/bare-server.js';
 import { buildService, startBuiltService, stopService } from './support/built-service.js';
 import { send, sendExpecting } from './support/http.js';
 import { defaultLoadGenerator, runLoad } from './support/load.js';
@@ -40,7 +40,7 @@ export async function runSnapshotHistoryBench(): Promise<ReportTable[]> {
     let unloaded: Unloaded;
     try {
       measured = await measureScenarios(service.url, apiKey, history.usageBaseId, service.pid);
-      measured.push(await bareReference(measured[0]));
+      measured.push(await bareReference(measured[0], LOAD));
       unloaded = await measureUnloaded(`${service.url}${pagePath(history.usageBaseId, 365)}`, apiKey);
     } finally {
       await stopService(service);
@@ -98,16 +98,6 @@ async function measureScenarios(url: string, apiKey: string, usageBaseId: string
     measured.push({ scenario, bodyBytes: bytes, load });
   }
   return measured;
-}
-
-/**
- * The target scenario's user CPU per request and bytes on the wire, served by a bare node:http server under the same
- * load: how far one event loop gets with that much work per request, whatever the code.
- */
-async function bareReference({ scenario, load }: Measured): Promise<Measured> {
-  const cpuMs = load.serverCpuPerRequest?.userMs ?? 0;
-  progress(`snapshots: bare node:http server with ${ms(cpuMs)} of CPU per request, ${LOAD.seconds} s`);
-  return measureBareServer(cpuMs, Math.round(load.wireBytesPerResponse), { ...LOAD, connections: scenario.connections });
 }
 
 async function scenariosFor(url: string, apiKey: string, usageBaseId: string): Promise<Scenario[]> {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { ms } from './markdown.js';
+import { progress } from './progress.js';
 import { runLoad, type LoadOptions } from './load.js';
 import type { Measured } from './snapshot-report.js';
 
@@ -40,4 +42,17 @@ export async function measureBareServer(
   } finally {
     child.kill();
   }
+}
+
+/**
+ * A measured row's user CPU per request and bytes on the wire, served by a bare node:http server under the same load:
+ * how far one event loop gets with that much work per request, whatever the code.
+ */
+export async function bareReference(
+  { scenario, load }: Measured,
+  options: Omit<LoadOptions, 'url' | 'serverPid' | 'apiKey' | 'acceptEncoding' | 'connections'>,
+): Promise<Measured> {
+  const cpuMs = load.serverCpuPerRequest?.userMs ?? 0;
+  progress(`bare node:http server with ${ms(cpuMs)} of CPU per request (as ${scenario.name}), ${options.seconds} s`);
+  return measureBareServer(cpuMs, Math.round(load.wireBytesPerResponse), { ...options, connections: scenario.connections });
 }

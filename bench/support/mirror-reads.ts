@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { dropKeys, redisAvailable } from '../../test/support/redis.js';
 import { generateApiKey } from '../../src/services/credentials/api-key.js';
 import { createRandom, hashSeed } from '../../src/sandbox/prng.js';
+import { bareReference } from './bare-server.js';
 import { buildService, readOnlyServiceEnv, startBuiltService, stopService } from './built-service.js';
 import { send } from './http.js';
 import { runLoad } from './load.js';
@@ -57,6 +58,11 @@ export async function measureMirrorReads(sizes: MirrorBenchSizes): Promise<Repor
           });
           measured.push({ scenario, bodyBytes: first.bytes, load });
         }
+        // One event loop with the same work a request and the same bytes, without our code: what this machine gives.
+        if (workers === 1) {
+          for (const row of measured.filter((m) => m.scenario.p99TargetMs !== undefined))
+            measured.push(await bareReference(row, sizes.load));
+        }
         tables.push(
           loadTable(
             `Mirror reads: ${count(history.records)} records, ${count(history.versions)} versions (SQLite), built service in its own process, WEB_CONCURRENCY=${workers}${workers > 1 ? ' with Redis' : ''}`,
@@ -64,7 +70,10 @@ export async function measureMirrorReads(sizes: MirrorBenchSizes): Promise<Repor
             `${sizes.load.warmUpSeconds} s warm-up, then ${sizes.load.seconds} s measured; each mirror row takes ${count(DISTINCT_PATHS)} ` +
               'different records (and instants) in turn. The two reference rows have no target: they show what this ' +
               'machine gives the same load without the mirror (the HTTP stack alone; an authenticated read of one row). ' +
-              'The “JSON body” column is the first response’s.',
+              'The “JSON body” column is the first response’s.' +
+              (workers === 1
+                ? ' The bare node:http rows burn the user CPU a request of the mirror rows above took, in turn, and answer as many bytes: the p99 one event loop gives that much work under the same load, whatever the code.'
+                : ''),
           ),
         );
       } finally {
