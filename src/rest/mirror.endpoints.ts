@@ -126,7 +126,7 @@ export const mirrorRoutes = {
     operationId: 'getRecordHistory',
     summary: 'A record’s versions, newest first (extension)',
     description:
-      'Each version with who made it and through which source, and the whole record after it. A record first seen by a seed starts with a `baseline` version. `nextCursor` is present only when an older page exists.',
+      'Each version with who made it and through which source, and the whole record after it. A record first seen by a seed starts with a `baseline` version. `nextCursor` is present only when an older page exists. 409 `conflict` while the mirror’s first seed runs.',
     tag,
     params: RecordParams,
     query: mirrorInput.history,
@@ -140,7 +140,7 @@ export const mirrorRoutes = {
         nextCursor: z.string().optional(),
       }),
     },
-    errors: [400, 401, 404, 429],
+    errors: [400, 401, 404, 409, 429],
   }),
   deleted: defineRoute({
     method: 'get',

@@ -85,6 +85,27 @@ describe('restores with computed fields and links', () => {
     expect(fields[tasks.fields.find((f) => f.name === 'Estimate')!.id]).toBe(3);
   });
 
+  it('re-creates a deleted record whole when fieldIds name some fields (they choose among an existing record’s)', async () => {
+    const estimate = tasks.fields.find((f) => f.name === 'Estimate')!.id;
+    const made = await api.createRecords(baseId, tasks.id, [
+      { Name: 'Keep my name', Estimate: 5 },
+      { Name: 'Existing', Estimate: 1 },
+    ]);
+    const [gone, kept] = made.records.map((r: { id: string }) => r.id);
+    await eventually(async () => expect((await recordAt(kept)).status).toBe(200));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = new Date().toISOString();
+    await api.updateRecords(baseId, tasks.id, [{ id: kept, fields: { Name: 'Renamed', Estimate: 2 } }]);
+    await api.deleteRecords(baseId, tasks.id, [gone]);
+    await eventually(async () => expect((await recordAt(gone)).body.record.deletedAt).not.toBeNull());
+    await eventually(async () => expect((await recordAt(kept)).body.record.fields[estimate]).toBe(2));
+
+    const done = await restore({ tableId: tasks.id, recordIds: [gone, kept], at: before, fieldIds: [estimate] });
+    const recreated = await upstreamRecord(tasks.id, done.createdRecordIds[gone]!);
+    expect(recreated).toMatchObject({ [tasks.primaryFieldId]: 'Keep my name', [estimate]: 5 });
+    expect(await upstreamRecord(tasks.id, kept)).toMatchObject({ [tasks.primaryFieldId]: 'Renamed', [estimate]: 1 });
+  });
+
   it('points the links of records that still exist at a re-created record, and links of later restores at earlier ones', async () => {
     const person = (await api.createRecords(baseId, people.id, [{ Name: 'Pat' }])).records[0].id as string;
     const linked = await api.createRecords(baseId, tasks.id, [

@@ -65,6 +65,23 @@ for (const { name, database } of await serviceDatabases()) {
       expect(counts.find((table) => table.tableId === tableId)).toMatchObject(expected);
     };
 
+    it('answers 409 for a record, its history and a search until the first seed has ended', async () => {
+      const { services, sandbox } = t;
+      const base = sandbox.store.seedLargeBase({ name: `Unseeded ${name}`, tables: 1, recordsPerTable: 3 });
+      const { id: configId } = await services.monitoringConfigs.create(
+        t.accountId,
+        parsed(monitoringConfigInput.create, { baseId: base.id, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+      );
+      const [recordId] = [...base.tables[0]!.records.keys()];
+      const reads = services.mirrorReads;
+      const seeding = { status: 409, code: 'conflict' };
+      await expect(reads.historyPage(t.accountId, configId, recordId!, { limit: 50 })).rejects.toMatchObject(seeding);
+      await expect(reads.record(t.accountId, configId, recordId!)).rejects.toMatchObject(seeding);
+      await expect(reads.searchRecords(t.accountId, configId, { search: 'a' })).rejects.toMatchObject(seeding);
+      expect(await services.mirrorSeeds.seed(base.id)).toBe('live');
+      expect((await reads.historyPage(t.accountId, configId, recordId!, { limit: 50 })).versions).toHaveLength(1);
+    });
+
     it('applies the changes that arrived during the read, and counts files by the schema they left', async () => {
       const { services, sandbox } = t;
       const base = sandbox.store.seedLargeBase({ name: `Seed ${name}`, tables: 2, recordsPerTable: 1_000, attachmentsPerRecord: 2 });

@@ -236,6 +236,8 @@ export class MirrorReadService {
 
   /** A page of versions before `beforeSeq` (newest first); GraphQL pages with its own cursors over the same seqs. */
   async versionPage(mirror: MirrorHead, recordId: string, limit: number, beforeSeq?: number): Promise<HistoryPage & { seqs: number[] }> {
+    // During the first seed a record read so far would show a history that is not there yet, others a 404.
+    this.requireSeeded(mirror);
     const row = await recordHead(this.dataSource, mirror.baseId, recordId);
     if (!row) throw notFound('Record');
     const rows = await versionsBack(this.dataSource, mirror.baseId, recordId, { beforeSeq }, limit + 1);

@@ -109,12 +109,13 @@ export class MirrorRestoreService {
     const only = input.fieldIds ? new Set(input.fieldIds) : undefined;
     const items: RestoreItem[] = [];
     for (const [recordId, then] of states) {
+      // fieldIds choose among an existing record's fields; a deleted one comes back whole.
       if (recreated.has(recordId)) {
-        items.push({ recordId, action: 'create', ...writableCells(then, only, context) });
+        items.push({ recordId, action: 'create', ...writableCells(then, context) });
         continue;
       }
       const back = changedBack(then, JSON.parse(rows.get(recordId)!.fields_json) as Cells, only);
-      const cells = writableCells(back, undefined, context);
+      const cells = writableCells(back, context);
       if (Object.keys(cells.fields).length || Object.keys(cells.links).length) items.push({ recordId, action: 'update', ...cells });
     }
     // Creates first (updates may link to them), in the order asked.

@@ -26,15 +26,10 @@ export interface PlanContext {
 }
 
 /** The cells a write sends for `values`, and the links that wait for re-created records' new ids. */
-export function writableCells(
-  values: Cells,
-  only: ReadonlySet<string> | undefined,
-  context: PlanContext,
-): Pick<RestoreItem, 'fields' | 'links'> {
+export function writableCells(values: Cells, context: PlanContext): Pick<RestoreItem, 'fields' | 'links'> {
   const fields: Cells = {};
   const links: Record<string, string[]> = {};
   for (const [fieldId, value] of Object.entries(values)) {
-    if (only && !only.has(fieldId)) continue;
     const field = context.fields.get(fieldId);
     if (!field || READ_ONLY_FIELD_TYPES.has(field.type)) {
       context.skipped.add(fieldId);
