@@ -19,4 +19,30 @@ describe('the service’s SQLite database', () => {
       await dataSource.destroy();
     }
   });
+
+  it('runs concurrent transactions one after the other: one rolled back leaves the other’s writes; one inside another nests', async () => {
+    const dataSource = await openDatabase({ type: 'sqlite', path: join(dir, 'transactions.sqlite') });
+    try {
+      await dataSource.query('CREATE TABLE t (v TEXT)');
+      const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+      const kept = dataSource.transaction(async (manager) => {
+        await manager.query("INSERT INTO t VALUES ('kept')");
+        await later();
+        // Through the DataSource, not this callback's manager: a savepoint inside this transaction.
+        await dataSource.transaction((inner) => inner.query("INSERT INTO t VALUES ('nested')"));
+        await later();
+      });
+      const failed = dataSource.transaction(async (manager) => {
+        await later();
+        await manager.query("INSERT INTO t VALUES ('rolled back')");
+        throw new Error('this one fails');
+      });
+      const [first, second] = await Promise.allSettled([kept, failed]);
+      expect(first.status).toBe('fulfilled');
+      expect(second).toMatchObject({ status: 'rejected', reason: { message: 'this one fails' } });
+      expect(await dataSource.query('SELECT v FROM t ORDER BY v')).toEqual([{ v: 'kept' }, { v: 'nested' }]);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });
