@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../ormconfig.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { serialiseSqliteTransactions } from './repositories/sqlite-transactions.js';
+import { serialiseSqliteTransactions } from './sqlite-transactions.js';
 import { underStartupLock } from './startup-lock.js';
 
 export interface OpenDatabaseOptions {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
+import { KeyedMutex } from './services/keyed-mutex.js';
 
 /**
  * TypeORM runs every query of a better-sqlite3 DataSource on one connection, and lets a second `transaction()` start
@@ -12,13 +13,8 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
   const manager = dataSource.manager;
   const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
   const inside = new AsyncLocalStorage<true>();
-  let tail: Promise<unknown> = Promise.resolve();
-  const serialised = (...args: unknown[]): Promise<unknown> => {
-    if (inside.getStore()) return transaction(...args);
-    const run = () => inside.run(true, () => transaction(...args));
-    const result = tail.then(run, run);
-    tail = result.catch(() => undefined);
-    return result;
-  };
+  const oneAtATime = new KeyedMutex();
+  const serialised = (...args: unknown[]): Promise<unknown> =>
+    inside.getStore() ? transaction(...args) : oneAtATime.run('transaction', () => inside.run(true, () => transaction(...args)));
   (manager as { transaction: EntityManager['transaction'] }).transaction = serialised as EntityManager['transaction'];
 }
