@@ -43,7 +43,7 @@ export const RecordMatchBody = z
 export const RecordVersionBody = z
   .strictObject({
     at: Timestamp,
-    eventType: z.enum(['baseline', 'record_create', 'record_update', 'record_delete']),
+    eventType: z.enum(['baseline', 'record_create', 'record_update', 'record_delete', 'column_delete']),
     source: z.string(),
     userEmail: z.string().nullable(),
     fields: Cells.openapi({ description: 'the whole record after this change; {} for record_delete' }),
@@ -126,7 +126,7 @@ export const mirrorRoutes = {
     operationId: 'getRecordHistory',
     summary: 'A record’s versions, newest first (extension)',
     description:
-      'Each version with who made it and through which source, and the whole record after it. A record first seen by a seed starts with a `baseline` version. `nextCursor` is present only when an older page exists. 409 `conflict` while the mirror’s first seed runs.',
+      'Each version with who made it and through which source, and the whole record after it. A record first seen by a seed starts with a `baseline` version; a field deleted upstream leaves each record that held a value with a `column_delete` version without it. `nextCursor` is present only when an older page exists. 409 `conflict` while the mirror’s first seed runs.',
     tag,
     params: RecordParams,
     query: mirrorInput.history,

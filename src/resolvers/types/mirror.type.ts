@@ -7,7 +7,7 @@ import { ChangeSourceEnum } from './change-enums.js';
 import { serviceEnum } from './graphql-enum.js';
 
 type MirrorStatus = MirrorBase['status'];
-type VersionEvent = 'baseline' | 'record_create' | 'record_update' | 'record_delete';
+type VersionEvent = 'baseline' | 'record_create' | 'record_update' | 'record_delete' | 'column_delete';
 
 export const MirrorStatusEnum = serviceEnum<MirrorStatus>(
   'MirrorStatus',
@@ -27,6 +27,7 @@ export const RecordVersionEventEnum = serviceEnum<VersionEvent>(
     record_create: 'The record was created',
     record_update: 'Cells of the record changed',
     record_delete: 'The record was deleted',
+    column_delete: 'A field of its table was deleted upstream: its cell is gone from the record',
   },
 );
 

@@ -35,6 +35,7 @@ const EVENT_NAMES: Record<Version['eventType'], string> = {
   RECORD_CREATE: 'Created',
   RECORD_UPDATE: 'Changed',
   RECORD_DELETE: 'Deleted',
+  COLUMN_DELETE: 'A field was deleted',
 };
 const changedIds = (before: Cells, after: Cells) =>
   [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
