@@ -58,7 +58,8 @@ export async function applyChanges(manager: EntityManager, baseId: string, schem
     [...touched].map((id) => records.get(id)!),
   );
   await insertVersions(manager, versions);
-  for (const [tableId, removals] of swept) await sweepTable(manager, baseId, tableId, attachmentFieldIds(schema, tableId), removals, touched);
+  for (const [tableId, removals] of swept)
+    await sweepTable(manager, baseId, tableId, attachmentFieldIds(schema, tableId), removals, touched);
 }
 
 interface AppliedChange {
@@ -79,7 +80,12 @@ function versionRow(baseId: string, change: MirrorChange, keyframe: boolean, fie
   };
 }
 
-function applyRecordChange(baseId: string, row: MirrorRecordRow | undefined, change: MirrorChange, schema: MirrorSchema): AppliedChange | null {
+function applyRecordChange(
+  baseId: string,
+  row: MirrorRecordRow | undefined,
+  change: MirrorChange,
+  schema: MirrorSchema,
+): AppliedChange | null {
   const attachments = attachmentFieldIds(schema, change.tableId);
   const number = (row?.versions ?? 0) + 1;
   if (change.eventType === 'record_create') {
@@ -162,7 +168,8 @@ async function sweepTable(
         versions.push(next.version);
       }
       row = { ...row, ...statsColumns(JSON.parse(row.fields_json) as Cells, fields) };
-      const same = row.fields_json === before.fields_json && row.file_count === before.file_count && row.attachment_bytes === before.attachment_bytes;
+      const same =
+        row.fields_json === before.fields_json && row.file_count === before.file_count && row.attachment_bytes === before.attachment_bytes;
       if (!same) changed.push(row);
     }
     await upsertRecords(manager, changed);
