@@ -12,7 +12,7 @@ import { changesTablesIn } from '../../repositories/monitoring-config.repository
 import { advancePayloadCursor } from '../../repositories/upstream-watch.repository.js';
 import type { ChangeSink } from './change-pipeline.js';
 import { translatePayload, unnamedTableIds, type PayloadLike, type TableNames } from './payload-translator.js';
-import { holderLossReason, isHolderLoss, type UpstreamWatchService } from './upstream-watch.service.js';
+import { holderLossReason, isHolderLoss, isWebhookGone, type UpstreamWatchService } from './upstream-watch.service.js';
 
 /** Told after a commit which configs got entries (the Changes-table writer, GraphQL subscriptions). */
 export type EntriesLoggedListener = (configId: string, entries: ChangeEntry[]) => void;
@@ -73,8 +73,11 @@ export class ChangeIngestService {
         upstream = await this.access.forAccount(watch.accountId);
         page = await upstream.listWebhookPayloads(watch.baseId, watch.webhookId, { cursor: watch.payloadCursor, limit: PAYLOAD_PAGE });
       } catch (error) {
-        // At most one move a run: a watch no connection can read must not bounce between holders.
-        const moved = isHolderLoss(error) && !movedOnce ? await this.watches.moveHolder(watch, holderLossReason(error)) : null;
+        // At most one replacement a run: a watch no connection can read must not bounce between holders. A webhook
+        // deleted upstream is made again at once (not at the daily upkeep): the mirror learns of the gap and re-seeds.
+        const replaced = isWebhookGone(error) && !movedOnce ? await this.watches.replaceGone(watch) : null;
+        const moved =
+          replaced ?? (isHolderLoss(error) && !movedOnce ? await this.watches.moveHolder(watch, holderLossReason(error)) : null);
         if (!moved) {
           // No one watching the base sees it any more: stop reading it (the upkeep looks again daily) rather than
           // failing every poll for ever.

@@ -280,6 +280,19 @@ export class UpstreamWatchService {
   }
 
   /**
+   * The upstream no longer knows the webhook (deleted by hand or by the platform): made again through the holder's
+   * connection, the gap logged. Null when that fails (the holder may have lost the base: moveHolder looks further).
+   */
+  async replaceGone(watch: UpstreamWatch): Promise<UpstreamWatch | null> {
+    try {
+      return await this.recreate(watch, 'the upstream webhook is gone');
+    } catch (error) {
+      this.options.logger.warn({ err: safeError(error), baseId: watch.baseId }, 'could not re-create a webhook the upstream no longer has');
+      return null;
+    }
+  }
+
+  /**
    * The holder cannot read the watch any more: another account that watches the base and can reach the upstream
    * re-creates it with its own connection (the gap since the last read is logged). Null when no account can.
    */
@@ -381,6 +394,11 @@ export class UpstreamWatchService {
 }
 
 const keyOf = (base: Pick<WatchedBase, 'baseId'>) => base.baseId;
+
+/** The upstream answered 404 for the webhook itself (403 INVALID_PERMISSIONS… is how it hides a base). */
+export function isWebhookGone(error: unknown): boolean {
+  return isUpstreamRequestError(error) && error.upstreamStatus === 404;
+}
 
 /** The holder's connection cannot read the watch: gone, needing re-authorisation, or no longer allowed the base. */
 export function isHolderLoss(error: unknown): boolean {

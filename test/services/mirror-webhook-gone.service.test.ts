@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
+import { DEMO_BASES } from '../support/factories.js';
+import { parsed } from '../support/service-calls.js';
+import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
+
+/**
+ * The upstream webhook deleted behind the service's back (CONTRACT §11: never `live` over a hole): the next poll
+ * makes it again through the holder's connection, the mirror says `gap`, and a seed brings back what it missed.
+ */
+describe('a mirror whose upstream webhook was deleted', () => {
+  let t: TestServices;
+  let baseId: string;
+  let configId: string;
+
+  beforeAll(async () => {
+    t = await startTestServices(FAST_UPSTREAM);
+    t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
+    baseId = t.baseId(DEMO_BASES.catalog);
+    ({ id: configId } = await t.services.monitoringConfigs.create(
+      t.accountId,
+      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+    ));
+    expect(await t.services.mirrorSeeds.seed(baseId)).toBe('live');
+  });
+  afterAll(() => t?.close());
+
+  it('is re-created at the next poll, says gap, and is seeded again with the change it missed', async () => {
+    const watch = (await t.services.watches.find({ baseId }))!;
+    const lost = watch.webhookId;
+    const table = t.sandbox.store.getBase(baseId)!.tables.find((candidate) => candidate.name === 'Suppliers')!;
+    const recordId = [...table.records.keys()][0]!;
+    t.sandbox.webhooks.delete(baseId, lost);
+    // Made while no webhook listened: no payload will ever carry it.
+    t.sandbox.store.updateRecords(baseId, table.id, [{ id: recordId, fields: { Email: 'unheard@example.com' } }]);
+
+    await t.services.changeIngest.ingest(watch.id);
+    const replaced = (await t.services.watches.find({ baseId }))!;
+    expect(replaced.webhookId).not.toBe(lost);
+    expect(replaced.status).toBe('active');
+    expect(t.sandbox.webhooks.list(baseId).map((hook) => hook.id)).toEqual([replaced.webhookId]);
+    const mirror = await t.services.mirrorReads.state(t.accountId, configId);
+    expect(mirror.status).toBe('gap');
+
+    expect(await t.services.mirrorSeeds.seed(baseId)).toBe('live');
+    const emailId = table.fields.find((field) => field.name === 'Email')!.id;
+    expect((await t.services.mirrorReads.record(t.accountId, configId, recordId)).fields[emailId]).toBe('unheard@example.com');
+  });
+});
