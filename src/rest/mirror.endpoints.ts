@@ -113,7 +113,7 @@ export const mirrorRoutes = {
     operationId: 'getMirroredRecord',
     summary: 'A record as it stood at an instant (extension)',
     description:
-      'Default: now. A record deleted before `at` is answered with its last values and `deletedAt`. 404 when it had not been created yet at `at` (or is unknown); 400 for an `at` before the mirror’s `seededAt` or older than AUDIT_RETENTION_DAYS; 409 `conflict` while the mirror’s first seed runs.',
+      'Default: now. A record deleted before `at` is answered with its last values and `deletedAt`. 404 when it had not been created yet at `at` (or is unknown); 400 for an `at` before the mirror’s `seededAt`, older than AUDIT_RETENTION_DAYS or in the future; 409 `conflict` while the mirror’s first seed runs.',
     tag,
     params: RecordParams,
     query: mirrorInput.recordAt,
@@ -163,8 +163,8 @@ export const mirrorRoutes = {
     operationId: 'restoreRecords',
     summary: 'Restore records from the mirror (extension)',
     description: [
-      'For each record: deleted at `at` (default now) → re-created with its values from just before its deletion; existing → its fields (only `fieldIds` when given) set back to their values at `at`. Fields that no longer exist or cannot be written (formula, rollup, lookup, count, createdTime, autoNumber, …) are skipped and listed. Links to re-created records are pointed at their new ids.',
-      'Written by a job through the account’s own connection, 10 records a request within the base’s limits; a restore cut off by a crash resumes and never creates a record twice. `dryRun: true` answers 200 with the plan and writes nothing. 403 `forbidden` when the connection cannot write records of the base; 409 `upstream_not_connected` without a connection.',
+      'For each record: deleted at `at` (default now) → re-created with its values from just before its deletion; existing → its fields (only `fieldIds` when given) set back to their values at `at`. Fields that no longer exist or cannot be written (formula, rollup, lookup, count, createdTime, autoNumber, …) are skipped and listed (so are `fieldIds` the table does not have). Links to re-created records are pointed at their new ids. 400 for an `at` before the mirror’s `seededAt`, older than AUDIT_RETENTION_DAYS or in the future.',
+      'Written by a job through the account’s own connection, 10 records a request within the base’s limits; a restore cut off by a crash resumes and never creates a record twice. `dryRun: true` answers 200 with the plan and writes nothing. 403 `forbidden` when the connection cannot write records of the base; 409 `upstream_not_connected` without a connection; 409 `conflict` when a deleted record asked for was re-created by an earlier restore, or is being (the message names the new record: restore that one).',
     ].join('\n\n'),
     tag,
     params: ConfigParams,

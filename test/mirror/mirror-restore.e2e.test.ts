@@ -125,4 +125,45 @@ describe('restores with computed fields and links', () => {
     const taskBack = (await restore({ tableId: tasks.id, recordIds: [task2] })).createdRecordIds[task2]!;
     expect((await upstreamRecord(tasks.id, taskBack))[ownerFieldId]).toEqual([personBack]);
   });
+
+  it('refuses to re-create a deleted record a second time, naming the record it came back as (409 conflict)', async () => {
+    const taskId = (await api.createRecords(baseId, tasks.id, [{ Name: 'Only once' }])).records[0].id as string;
+    await eventually(async () => expect((await recordAt(taskId)).status).toBe(200));
+    await api.deleteRecords(baseId, tasks.id, [taskId]);
+    await eventually(async () => expect((await recordAt(taskId)).body.record.deletedAt).not.toBeNull());
+    const newId = (await restore({ tableId: tasks.id, recordIds: [taskId] })).createdRecordIds[taskId]!;
+
+    for (const dryRun of [true, false]) {
+      const again = await app.http('POST', `/monitoring-config/${configId}/restores`, {
+        body: { tableId: tasks.id, recordIds: [taskId], dryRun },
+      });
+      expect(again.status, `dryRun ${dryRun}`).toBe(409);
+      expect(again.body.code).toBe('conflict');
+      expect(again.body.message).toContain(newId);
+    }
+    const copies = (await api.listRecords(baseId, tasks.id, '?returnFieldsByFieldId=true')).records.filter(
+      (record: { fields: Record<string, unknown> }) => record.fields[tasks.primaryFieldId] === 'Only once',
+    );
+    expect(copies).toHaveLength(1);
+  });
+
+  it('lists fieldIds the table does not have among the skipped, and answers 400 for an instant in the future', async () => {
+    const [first] = (await api.listRecords(baseId, tasks.id, '?returnFieldsByFieldId=true')).records as Array<{ id: string }>;
+    const estimate = tasks.fields.find((f) => f.name === 'Estimate')!.id;
+    const unknown = 'fldNoSuchField001';
+    const plan = await app.http('POST', `/monitoring-config/${configId}/restores`, {
+      body: { tableId: tasks.id, recordIds: [first!.id], fieldIds: [estimate, unknown], dryRun: true },
+    });
+    expect(plan.status).toBe(200);
+    expect(plan.body.restore.skippedFieldIds).toEqual([unknown]);
+
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const read = await app.http('GET', `/monitoring-config/${configId}/records/${first!.id}?at=${encodeURIComponent(future)}`);
+    expect(read.status).toBe(400);
+    expect(read.body).toMatchObject({ code: 'invalid_request', message: 'at must not be in the future' });
+    const later = await app.http('POST', `/monitoring-config/${configId}/restores`, {
+      body: { tableId: tasks.id, recordIds: [first!.id], at: future, dryRun: true },
+    });
+    expect(later.status).toBe(400);
+  });
 });

@@ -43,8 +43,10 @@ describe('a field deleted upstream', () => {
         ),
       ),
     );
-    // One payload: an edit of a record, then the field's deletion (the sweep must not undo the edit, nor miss the rest).
+    // One page of payloads: an edit of a record, then the field's deletion (the sweep must not undo the edit, nor miss the rest).
     t.sandbox.store.updateRecords(baseId, tableId, [{ id: edited, fields: { Email: 'last@example.com' } }]);
+    // Apart in time, so that an instant between them holds the edit and the field.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     t.sandbox.store.deleteField(baseId, tableId, emailId);
     await t.services.changeIngest.ingest(watchId);
   });

@@ -357,12 +357,14 @@ export class MirrorReadService {
     if (mirror.seededAt === null) throw conflict('The mirror of this base is being seeded: read it once GET …/mirror says live');
   }
 
-  /** `at` as stored text; 400 before the first seed or older than the retention. */
+  /** `at` as stored text; 400 before the first seed, older than the retention, or in the future. */
   checkedInstant(mirror: MirrorHead, at: string): string {
     this.requireSeeded(mirror);
     const instant = new Date(at);
     const oldest = new Date(Math.max(mirror.seededAt!.getTime(), Date.now() - this.retentionDays * 86_400_000));
     if (instant < oldest) throw invalidRequest(`at must not be before ${oldest.toISOString()} (the mirror’s seed or its retention)`);
+    // A later instant has no answer yet: the same read would give other values once changes come.
+    if (instant.getTime() > Date.now()) throw invalidRequest('at must not be in the future');
     return instant.toISOString();
   }
 }

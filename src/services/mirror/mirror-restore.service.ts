@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
 import { conflict, forbidden, invalidRequest, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { findMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
+import { findMirror, lockMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RECORDS_PER_WRITE } from '../../upstream/client.js';
@@ -97,14 +97,17 @@ export class MirrorRestoreService {
       if (!then) throw invalidRequest(`Record ${recordId} did not exist at ${at}`);
       states.set(recordId, then.state);
     }
-    const restoredAs = await this.earlierRecreations(mirror.baseId);
+    const earlier = await this.earlierRecreations(this.dataSource.manager, mirror.baseId);
+    refuseRecreatedAgain(recreated, earlier);
+    const restoredAs = new Map([...earlier].flatMap(([oldId, { newId }]) => (newId ? [[oldId, newId] as const] : [])));
     const linked = await this.deletedAmongLinks(mirror.baseId, states.values(), restoredAs);
     const context: PlanContext = {
       fields: new Map(table.fields.map((field) => [field.id, { id: field.id, name: field.name, type: field.type }])),
       recreated,
       isDeleted: (id) => linked.has(id),
       restoredAs,
-      skipped: new Set(),
+      // Fields asked for that the table does not have (any more) are skipped and listed like the others.
+      skipped: new Set((input.fieldIds ?? []).filter((fieldId) => !table.fields.some((field) => field.id === fieldId))),
     };
     const only = input.fieldIds ? new Set(input.fieldIds) : undefined;
     const items: RestoreItem[] = [];
@@ -143,7 +146,12 @@ export class MirrorRestoreService {
     });
     if (input.dryRun) return toView(restore);
     if (!items.length) Object.assign(restore, { status: 'done', finishedAt: now });
-    await this.dataSource.manager.insert(MirrorRestore, restore);
+    // Under the mirror's lock, so two restores asked at once (in any process) cannot both re-create a record.
+    await this.dataSource.transaction(async (manager) => {
+      await lockMirror(manager, mirror.baseId, now);
+      if (recreated.size) refuseRecreatedAgain(recreated, await this.earlierRecreations(manager, mirror.baseId));
+      await manager.insert(MirrorRestore, restore);
+    });
     if (items.length) for (const request of this.runRequests) await request(restore.id);
     return toView(restore);
   }
@@ -285,10 +293,25 @@ export class MirrorRestoreService {
     }
   }
 
-  /** What earlier restores of the base re-created, old id → new id. */
-  private async earlierRecreations(baseId: string): Promise<Map<string, string>> {
-    const restores = await this.dataSource.manager.find(MirrorRestore, { select: { createdRecordIds: true }, where: { baseId } });
-    return new Map(restores.flatMap((restore) => Object.entries(JSON.parse(restore.createdRecordIds) as Record<string, string>)));
+  /**
+   * The deleted records earlier restores of the base re-created (old id → new id and the restore), and those a restore
+   * still to run will re-create (no new id yet). A failed restore's creates not made are free again.
+   */
+  private async earlierRecreations(manager: EntityManager, baseId: string): Promise<Map<string, Recreation>> {
+    const restores = await manager.find(MirrorRestore, {
+      select: { id: true, status: true, planJson: true, createdRecordIds: true },
+      where: { baseId },
+    });
+    const recreations = new Map<string, Recreation>();
+    for (const restore of restores) {
+      const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
+      for (const [oldId, newId] of Object.entries(created)) recreations.set(oldId, { restoreId: restore.id, newId });
+      if (restore.status !== 'planned' && restore.status !== 'running') continue;
+      for (const item of JSON.parse(restore.planJson) as RestoreItem[]) {
+        if (item.action === 'create' && !created[item.recordId]) recreations.set(item.recordId, { restoreId: restore.id, newId: null });
+      }
+    }
+    return recreations;
   }
 
   /** Records deleted now among those the planned values link to (re-created ones counted under their new ids). */
@@ -303,6 +326,26 @@ export class MirrorRestoreService {
     const found = await recordRows(this.dataSource, baseId, [...ids]);
     return new Set([...found.values()].filter((row) => row.deleted_at !== null).map((row) => row.record_id));
   }
+}
+
+interface Recreation {
+  restoreId: string;
+  /** Null while the restore has not made it yet. */
+  newId: string | null;
+}
+
+/** 409 when a deleted record asked for was (or is being) re-created by an earlier restore: it would come back twice. */
+function refuseRecreatedAgain(recreated: ReadonlySet<string>, earlier: ReadonlyMap<string, Recreation>): void {
+  const again = [...recreated].filter((recordId) => earlier.has(recordId));
+  if (!again.length) return;
+  const said = again.slice(0, 5).map((recordId) => {
+    const { restoreId, newId } = earlier.get(recordId)!;
+    return newId
+      ? `${recordId} (re-created as ${newId} by restore ${restoreId})`
+      : `${recordId} (being re-created by restore ${restoreId})`;
+  });
+  const more = again.length > said.length ? ` and ${again.length - said.length} more` : '';
+  throw conflict(`Deleted records already restored: ${said.join(', ')}${more}. Restore the new record instead`);
 }
 
 function mapLinks(links: Record<string, string[]>, created: Record<string, string>): Cells {
