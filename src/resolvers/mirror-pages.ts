@@ -34,7 +34,11 @@ export function deletedSource(
 ): ForwardSource<DeletedRecordType, DeletedPosition> {
   const reads = context.services.mirrorReads;
   return {
-    load: async (limit, after) => (await reads.deletedPage(mirror, filter, limit, after)).records.map(toDeletedRecordType),
+    load: async (limit, after) => {
+      const { records } = await reads.deletedPage(mirror, filter, limit, after);
+      const restored = records.length ? await context.services.mirrorRestores.restoredAs(mirror.baseId) : new Map<string, string>();
+      return records.map((record) => toDeletedRecordType(record, restored.get(record.id) ?? null));
+    },
     keyOf: (record) => ({ deletedAt: record.deletedAt, recordId: record.recordId }),
     atOrBefore: (a, b) => a.deletedAt > b.deletedAt || (a.deletedAt === b.deletedAt && a.recordId >= b.recordId),
     count: () => reads.deletedCount(mirror, filter),

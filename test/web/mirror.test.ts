@@ -197,6 +197,12 @@ describe('the mirror pages', () => {
     await expect.poll(() => page.getByTestId('versions').locator(':scope > li').first().locator('strong').textContent()).toBe('Created');
     expect(page.url()).toContain(`/records/${newId}`);
     expect(await checkBothWidths(page, 'mirror-recreated-history')).toEqual(CLEAN);
+
+    // Back in Recently deleted, the old record names its new one and cannot be picked again.
+    await page.goBack();
+    const restoredAs = deleted.getByTestId('restored-as');
+    await expect.poll(() => restoredAs.textContent(), { timeout: 20_000 }).toBe(`Restored as ${newId}`);
+    expect(await page.getByLabel('Old task').isDisabled()).toBe(true);
     expect(outside).toEqual([]);
     await context.close();
   }, 120_000);

@@ -150,6 +150,12 @@ export class DeletedRecordType {
 
   @Field(() => JSONObjectResolver, { description: 'Its values just before the deletion, by field id' })
   fields: Record<string, unknown>;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The record a restore re-created it as (rec…; restoring it again is refused); null while none has',
+  })
+  restoredAs: string | null;
 }
 
 @ObjectType('MirrorRecordMatch', {
@@ -203,11 +209,12 @@ export const toRecordVersionType = (version: RecordVersion): RecordVersionType =
     fields: JSON.parse(version.fieldsJson) as Record<string, unknown>,
   });
 
-export const toDeletedRecordType = (record: DeletedRecord): DeletedRecordType =>
+export const toDeletedRecordType = (record: DeletedRecord, restoredAs: string | null): DeletedRecordType =>
   Object.assign(new DeletedRecordType(), {
     recordId: record.id,
     tableId: record.tableId,
     deletedAt: record.deletedAt,
     deletedBy: record.deletedBy,
     fields: record.fields,
+    restoredAs,
   });

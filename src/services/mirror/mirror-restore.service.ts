@@ -293,6 +293,12 @@ export class MirrorRestoreService {
     }
   }
 
+  /** Deleted records of the base that restores re-created: old id → new id. */
+  async restoredAs(baseId: string): Promise<Map<string, string>> {
+    const restores = await this.dataSource.manager.find(MirrorRestore, { select: { createdRecordIds: true }, where: { baseId } });
+    return new Map(restores.flatMap((restore) => Object.entries(JSON.parse(restore.createdRecordIds) as Record<string, string>)));
+  }
+
   /**
    * The deleted records earlier restores of the base re-created (old id → new id and the restore), and those a restore
    * still to run will re-create (no new id yet). A failed restore's creates not made are free again.

@@ -20,7 +20,7 @@ const DELETED = graphql(`
       deletedRecords(tableId: $tableId, first: $first, after: $after) {
         totalCount
         pageInfo { hasNextPage endCursor }
-        nodes { recordId tableId deletedAt deletedBy fields }
+        nodes { recordId tableId deletedAt deletedBy fields restoredAs }
       }
     }
   }
@@ -32,7 +32,7 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
   const { config, mirror, names, error: mirrorError } = useMirror(configId);
   const tableId = query.get('table') ?? mirror?.tables[0]?.tableId;
   const pages = useForwardPages();
-  const { data, error } = useQuery(DELETED, {
+  const { data, error, refetch } = useQuery(DELETED, {
     variables: { id: configId, tableId, first: PAGE, after: pages.after },
     skip: !tableId || mirror?.seededAt === null,
     fetchPolicy: 'cache-and-network',
@@ -54,7 +54,9 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
     else next.delete(recordId);
     setSelected(next);
   };
-  const allShown = records.length > 0 && records.every((r) => selected.has(r.recordId));
+  // A record a restore re-created is not restored again (the service refuses it): its new record is linked instead.
+  const restorable = records.filter((r) => !r.restoredAs);
+  const allShown = restorable.length > 0 && restorable.every((r) => selected.has(r.recordId));
   return (
     <Layout title={`Recently deleted in ${config?.baseName ?? 'the base'}`}>
       <p class="back">
@@ -82,7 +84,7 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
                   type="checkbox"
                   checked={allShown}
                   onChange={(e) =>
-                    setSelected(new Set((e.currentTarget as HTMLInputElement).checked ? records.map((r) => r.recordId) : []))
+                    setSelected(new Set((e.currentTarget as HTMLInputElement).checked ? restorable.map((r) => r.recordId) : []))
                   }
                 />
                 <label for="deleted-all">Select all on this page</label>
@@ -108,6 +110,8 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
               onClose={() => {
                 setRestoring(undefined);
                 setSelected(new Set());
+                // Records it re-created now say so.
+                void refetch();
               }}
             />
           )}
@@ -119,6 +123,7 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
                     id={`deleted-${record.recordId}`}
                     type="checkbox"
                     checked={selected.has(record.recordId)}
+                    disabled={record.restoredAs !== null}
                     onChange={(e) => toggle(record.recordId, (e.currentTarget as HTMLInputElement).checked)}
                   />
                   <label for={`deleted-${record.recordId}`}>{labels[record.recordId]}</label>
@@ -127,6 +132,11 @@ export function DeletedRecordsPage({ configId }: { configId: string }) {
                   Deleted <Instant value={record.deletedAt} /> by {record.deletedBy ?? 'nobody named'} ·{' '}
                   <Link href={historyPath(configId, record.recordId)}>history of {record.recordId}</Link>
                 </p>
+                {record.restoredAs && (
+                  <p class="hint" data-testid="restored-as">
+                    Restored as <Link href={historyPath(configId, record.restoredAs)}>{record.restoredAs}</Link>
+                  </p>
+                )}
                 <details>
                   <summary>Its last values</summary>
                   <RecordFields tableId={record.tableId} fields={record.fields} names={names} />
