@@ -1,5 +1,5 @@
 import { useMutation } from '../graphql-hooks.js';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Field, inputValue, selectValue, useSubmit } from '../form.js';
 import { formatBytes, formatCount } from '../format.js';
 import { graphql, type ResultOf, type SchemaType } from '../graphql.js';
@@ -59,6 +59,10 @@ export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits 
   const [storage, setStorage] = useState(limits.storageLimitBytes ? String(Number((limits.storageLimitBytes / GiB).toFixed(3))) : '');
   const [thresholds, setThresholds] = useState(limits.thresholds.join(', '));
   const [saved, setSaved] = useState(false);
+  // The saved limits as the mutation answered them, shown until the page's own query brings them too.
+  const [answered, setAnswered] = useState<UsageLimits>();
+  useEffect(() => setAnswered(undefined), [limits]);
+  const shown = answered ?? limits;
   const [update] = useMutation(SET_LIMITS);
   const { busy, error, submit } = useSubmit(async () => {
     setSaved(false);
@@ -66,7 +70,8 @@ export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits 
       plan === 'CUSTOM'
         ? { recordLimit: records ? Number(records) : null, storageLimitBytes: storage ? Math.round(Number(storage) * GiB) : null }
         : {};
-    await update({ variables: { input: { id, plan: plan || null, ...own, thresholds: parseThresholds(thresholds) } } });
+    const { data } = await update({ variables: { input: { id, plan: plan || null, ...own, thresholds: parseThresholds(thresholds) } } });
+    setAnswered(data?.setUsageLimits.usageBase.limits);
     setSaved(true);
   });
   return (
@@ -74,13 +79,13 @@ export function LimitsSection({ id, limits }: { id: string; limits: UsageLimits 
       <h2 id="limits-heading">Limits</h2>
       <dl class="facts" data-testid="limits">
         <dt>Plan</dt>
-        <dd>{limits.plan ? PLAN_NAMES[limits.plan] : 'None'}</dd>
+        <dd>{shown.plan ? PLAN_NAMES[shown.plan] : 'None'}</dd>
         <dt>Records</dt>
-        <dd>{limits.recordLimit === null ? 'no limit' : formatCount(limits.recordLimit)}</dd>
+        <dd>{shown.recordLimit === null ? 'no limit' : formatCount(shown.recordLimit)}</dd>
         <dt>Attachment storage</dt>
-        <dd>{limits.storageLimitBytes === null ? 'no limit' : formatBytes(limits.storageLimitBytes)}</dd>
+        <dd>{shown.storageLimitBytes === null ? 'no limit' : formatBytes(shown.storageLimitBytes)}</dd>
         <dt>Alerts at</dt>
-        <dd>{listPercents(limits.thresholds)} of each limit</dd>
+        <dd>{listPercents(shown.thresholds)} of each limit</dd>
       </dl>
       <form onSubmit={submit} class="stacked">
         <div class="field">
