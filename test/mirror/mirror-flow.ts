@@ -179,6 +179,18 @@ export function describeMirrorEndToEnd(name: string, database: () => Promise<Flo
       }, 20_000);
     });
 
+    it('says gap when its upstream webhook is deleted and seeds itself again, without waiting for the upkeep', async () => {
+      const watch = await app.running.services.watches.find({ baseId });
+      const before = await mirror();
+      await sandboxControl(app.url)('POST', `webhooks/${watch!.webhookId}/delete`);
+      await eventually(async () => {
+        const state = await mirror();
+        expect(state.status).toBe('live');
+        expect(state.continuousSince > before.continuousSince).toBe(true);
+      }, 20_000);
+      expect((await app.running.services.watches.find({ baseId }))!.webhookId).not.toBe(watch!.webhookId);
+    });
+
     it('is read by no other account', async () => {
       const [first] = await tableRows(api, baseId, table.id);
       for (const path of ['mirror', `records/${first!.id}`, `records/${first!.id}/history`, 'deleted-records']) {

@@ -24,8 +24,23 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   await admin(`CREATE DATABASE ${name}`);
   return {
     url: Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString(),
-    drop: async () => void (await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    drop: async () => {
+      // A pool's end() resolves once it has asked its clients to close, before their sessions have ended: FORCE would
+      // then end one under a client that is still closing, which reports it as an unhandled error.
+      for (let waited = 0; waited < 3_000 && (await sessionsOn(name)) > 0; waited += 50) await sleep(50);
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
   };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sessions connected to a database (0 when the server does not answer). */
+async function sessionsOn(name: string): Promise<number> {
+  const rows = await query<{ n: string }>(ADMIN_URL, 'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]).catch(() => [
+    { n: '0' },
+  ]);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Runs one statement on the database at `url`, on a connection of its own. */

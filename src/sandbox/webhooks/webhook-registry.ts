@@ -170,6 +170,15 @@ export class SandboxWebhooks {
     return { id: hook.id, expirationTime: iso(hook.expiresAt) };
   }
 
+  /** Sandbox control: deletes the webhook, as its owner can at any time; its payloads go with it. */
+  deleteNow(webhookId: string): { id: string } {
+    const hook = this.requireAny(webhookId);
+    this.webhooks.delete(hook.id);
+    this.pinger.cancel(hook.id);
+    this.changed();
+    return { id: hook.id };
+  }
+
   /**
    * Sandbox control: deletes the stored payloads numbered up to `throughCursor` (all of them without it), as the
    * one-week retention does. The cursor numbering goes on (list-webhook-payloads: "never reset, even if payloads are

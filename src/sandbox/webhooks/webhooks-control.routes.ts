@@ -7,7 +7,7 @@ const dropBody = z.strictObject({ throughCursor: z.number().int().min(1).optiona
 
 /**
  * Sandbox-only, under `/_control` (admin token): make a webhook miss changes the way the platform can, so a client's
- * gap handling can be tested: expire it now, or delete its stored payloads as the one-week retention does.
+ * gap handling can be tested: expire it now, delete it, or delete its stored payloads as the one-week retention does.
  */
 export function createWebhooksControlRouter(webhooks: SandboxWebhooks): Router {
   const router = express.Router();
@@ -15,6 +15,10 @@ export function createWebhooksControlRouter(webhooks: SandboxWebhooks): Router {
 
   router.post('/webhooks/:webhookId/expire', (req, res) => {
     res.json(webhooks.expireNow(req.params.webhookId));
+  });
+
+  router.post('/webhooks/:webhookId/delete', (req, res) => {
+    res.json(webhooks.deleteNow(req.params.webhookId));
   });
 
   router.post('/webhooks/:webhookId/drop-payloads', (req, res) => {
