@@ -112,7 +112,8 @@ for (const { name, database } of await serviceDatabases()) {
       sandbox.store.updateRecords(baseId, first!.id, [{ id: kept!, fields: { Files: [] } }]);
       sandbox.store.deleteRecords(baseId, first!.id, [gone!]);
       // The second table's attachment field goes: none of its files count any more, whether read before or after.
-      sandbox.store.deleteField(baseId, second!.id, files(second).id);
+      const secondFiles = files(second).id;
+      sandbox.store.deleteField(baseId, second!.id, secondFiles);
       await services.changeIngest.ingest(watchId);
       expect((await services.mirrors.find(baseId))?.status).toBe('seeding');
 
@@ -123,6 +124,13 @@ for (const { name, database } of await serviceDatabases()) {
       });
       expect((await reads.record(t.accountId, configId, kept!)).fields[files(first).id]).toBeUndefined();
       expect((await reads.record(t.accountId, configId, gone!)).deletedAt).not.toBeNull();
+      // Nor are the deleted field's cells in any record of the second table, those read before its deletion included.
+      const holding = await runSql<Array<{ n: number | string }>>(
+        t.dataSource,
+        'SELECT COUNT(*) AS n FROM mirror_record WHERE base_id = :baseId AND table_id = :tableId AND fields_json LIKE :field',
+        { baseId, tableId: second!.id, field: `%${secondFiles}%` },
+      );
+      expect(Number(holding[0]!.n)).toBe(0);
     });
 
     it('finishes a table as its listing ends, and applies the changes that arrive after it as versions', async () => {

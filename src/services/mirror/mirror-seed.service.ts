@@ -296,11 +296,15 @@ export class MirrorSeedService {
       changes.filter(isRecordChange).map((c) => c.recordId),
     );
     const deleted = new Set<string>();
-    const restat = new Set<string>();
+    // Tables to count again, with the fields deleted from each (the rows read before a deletion still hold them).
+    const restat = new Map<string, Set<string>>();
     const changed = new Set<string>();
     for (const change of changes) {
       if (!isRecordChange(change)) {
-        if (applySchemaChange(schema, change)) restat.add(change.tableId);
+        if (!applySchemaChange(schema, change)) continue;
+        const removed = restat.get(change.tableId) ?? new Set<string>();
+        if (change.eventType === 'column_delete') removed.add(change.recordId);
+        restat.set(change.tableId, removed);
         continue;
       }
       if (change.eventType === 'record_delete') {
@@ -328,16 +332,26 @@ export class MirrorSeedService {
       manager,
       [...changed].filter((id) => rows.has(id)).map((id) => rows.get(id)!),
     );
-    for (const tableId of restat) await this.restatTable(manager, baseId, tableId, attachmentFieldIds(schema, tableId));
+    for (const [tableId, removed] of restat) await this.restatTable(manager, baseId, tableId, attachmentFieldIds(schema, tableId), removed);
   }
 
-  private async restatTable(manager: EntityManager, baseId: string, tableId: string, attachments: string[]): Promise<void> {
+  /** A table's staging rows without the deleted fields' cells, their files counted over its attachment fields now. */
+  private async restatTable(
+    manager: EntityManager,
+    baseId: string,
+    tableId: string,
+    attachments: string[],
+    removed: ReadonlySet<string>,
+  ): Promise<void> {
+    const without = (cells: Cells) => (removed.size ? withChanges(cells, Object.fromEntries([...removed].map((id) => [id, null]))) : cells);
     for (let after = ''; ; ) {
       const rows = await seedRowsOfTable(manager, baseId, tableId, after, RESTAT_CHUNK);
       if (!rows.length) return;
       await putSeedRecords(
         manager,
-        rows.map((row) => seedRow(baseId, row.record_id, tableId, row.created_time, JSON.parse(row.fields_json) as Cells, attachments)),
+        rows.map((row) =>
+          seedRow(baseId, row.record_id, tableId, row.created_time, without(JSON.parse(row.fields_json) as Cells), attachments),
+        ),
       );
       after = rows.at(-1)!.record_id;
     }
