@@ -25,6 +25,14 @@ describe('a mirror whose upstream webhook was deleted', () => {
   });
   afterAll(() => t?.close());
 
+  it('is kept when the upstream still lists it (a 404 from elsewhere)', async () => {
+    const watch = (await t.services.watches.find({ baseId }))!;
+    expect(await t.services.watches.replaceGone(watch)).toBeNull();
+    expect((await t.services.watches.find({ baseId }))!.webhookId).toBe(watch.webhookId);
+    expect(t.sandbox.webhooks.list(baseId).map((hook) => hook.id)).toEqual([watch.webhookId]);
+    expect((await t.services.mirrorReads.state(t.accountId, configId)).status).toBe('live');
+  });
+
   it('is re-created at the next poll, says gap, and is seeded again with the change it missed', async () => {
     const watch = (await t.services.watches.find({ baseId }))!;
     const lost = watch.webhookId;
