@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
-import { conflict, forbidden, invalidRequest, notFound } from '../../errors.js';
+import { conflict, forbidden, invalidRequest, isAppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { findMirror, lockMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
@@ -40,6 +40,9 @@ interface InFlight {
 
 const WRITE_LEVELS = new Set(['edit', 'create', 'owner']);
 const WRITE_SCOPE = 'data.records:write';
+
+/** A resumed run found part of its interrupted batch of creates: it cannot tell what the rest became, so it stops. */
+class BatchUnaccounted extends Error {}
 
 /** Thrown by a resumed run whose last batch of creates cannot be accounted for yet: run again later. */
 export class RestoreNotSettled extends Error {
@@ -201,7 +204,13 @@ export class MirrorRestoreService {
         const inFlight: InFlight = { start, count: batch.length, sentAt: new Date().toISOString() };
         await this.update(restore, { inFlightJson: JSON.stringify(inFlight) });
         const sent = batch.map((item) => ({ fields: item.fields }));
-        const records = await upstream.createRecords(restore.baseId, restore.tableId, sent, { typecast: true });
+        const records = await upstream
+          .createRecords(restore.baseId, restore.tableId, sent, { typecast: true })
+          .catch(async (error: unknown) => {
+            // Refused: none of the batch was made. Any other failure leaves it in flight, for settle to account for.
+            if (isFinal(error)) await this.update(restore, { inFlightJson: null });
+            throw error;
+          });
         for (const [i, item] of batch.entries()) created[item.recordId] = records[i]!.id;
         await this.update(restore, { done: start + batch.length, createdRecordIds: JSON.stringify(created), inFlightJson: null });
         await keepAlive();
@@ -264,7 +273,7 @@ export class MirrorRestoreService {
       await this.update(restore, { done: inFlight.start + inFlight.count, createdRecordIds: JSON.stringify(created), inFlightJson: null });
       return;
     }
-    if (found > 0) throw new Error(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
+    if (found > 0) throw new BatchUnaccounted(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
     // Not made (the request never arrived), unless the watch has not brought them yet: while the mirror is not live,
     // changes wait as pending for a seed (or were missed), so made records may be upstream and not here yet.
     if ((await findMirror(this.dataSource, restore.baseId))?.status !== 'live') {
@@ -305,15 +314,21 @@ export class MirrorRestoreService {
    */
   private async earlierRecreations(manager: EntityManager, baseId: string): Promise<Map<string, Recreation>> {
     const restores = await manager.find(MirrorRestore, {
-      select: { id: true, status: true, planJson: true, createdRecordIds: true },
+      select: { id: true, status: true, createdRecordIds: true, inFlightJson: true },
       where: { baseId },
     });
     const recreations = new Map<string, Recreation>();
     for (const restore of restores) {
       const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
       for (const [oldId, newId] of Object.entries(created)) recreations.set(oldId, { restoreId: restore.id, newId });
-      if (restore.status !== 'planned' && restore.status !== 'running') continue;
-      for (const item of JSON.parse(restore.planJson) as RestoreItem[]) {
+      const unfinished = restore.status === 'planned' || restore.status === 'running';
+      // A restore that failed with a batch of creates sent and not confirmed may have made them: they stay taken.
+      if (!unfinished && restore.inFlightJson === null) continue;
+      const plan = await manager.findOne(MirrorRestore, { select: { id: true, planJson: true }, where: { id: restore.id } });
+      const items = JSON.parse(plan?.planJson ?? '[]') as RestoreItem[];
+      const inFlight = restore.inFlightJson ? (JSON.parse(restore.inFlightJson) as InFlight) : undefined;
+      const taken = unfinished || !inFlight ? items : items.slice(inFlight.start, inFlight.start + inFlight.count);
+      for (const item of taken) {
         if (item.action === 'create' && !created[item.recordId]) recreations.set(item.recordId, { restoreId: restore.id, newId: null });
       }
     }
@@ -348,7 +363,7 @@ function refuseRecreatedAgain(recreated: ReadonlySet<string>, earlier: ReadonlyM
     const { restoreId, newId } = earlier.get(recordId)!;
     return newId
       ? `${recordId} (re-created as ${newId} by restore ${restoreId})`
-      : `${recordId} (being re-created by restore ${restoreId})`;
+      : `${recordId} (being re-created by restore ${restoreId}, or sent by it as it stopped: look for it in the base)`;
   });
   const more = again.length > said.length ? ` and ${again.length - said.length} more` : '';
   throw conflict(`Deleted records already restored: ${said.join(', ')}${more}. Restore the new record instead`);
@@ -379,9 +394,14 @@ function holdsSent(record: Cells, sent: Cells): boolean {
   });
 }
 
-/** Refusals that running again will not change: the write is given up and the restore says why. */
+/**
+ * Refusals that running again will not change: the write is given up and the restore says why (its unconfirmed
+ * creates stay taken). A connection gone or needing re-authorisation is one: retried for ever, the restore would keep
+ * its records from every other restore.
+ */
 function isFinal(error: unknown): boolean {
-  return isUpstreamRequestError(error) && [400, 403, 404, 422].includes(error.upstreamStatus ?? 0);
+  if (error instanceof BatchUnaccounted || (isAppError(error) && error.code === 'upstream_not_connected')) return true;
+  return isUpstreamRequestError(error) && [400, 401, 403, 404, 422].includes(error.upstreamStatus ?? 0);
 }
 
 export function toView(restore: MirrorRestore): RestoreView {
