@@ -64,7 +64,10 @@ export class MonitoringConfigMirrorResolver {
   async record(
     @Root() config: MonitoringConfigType,
     @Arg('id', () => String, { description: 'The record (rec…)' }) id: string,
-    @Arg('at', () => DateTimeResolver, { nullable: true, description: 'The instant; default now' }) at: Date | null | undefined,
+    @Arg('at', () => DateTimeResolver, { nullable: true, description: 'The instant, not in the future; default now' }) at:
+      | Date
+      | null
+      | undefined,
     @Ctx() context: GraphqlContext,
   ): Promise<MirroredRecordType> {
     const { recordId } = parseInput(mirrorInput.recordParams, { recordId: id }, 'record');

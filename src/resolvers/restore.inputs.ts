@@ -22,11 +22,15 @@ export class RestoreRecordsInput {
 
   @Field(() => DateTimeResolver, {
     nullable: true,
-    description: 'The instant whose values are restored; default now (a deleted record gets its values from just before its deletion)',
+    description:
+      'The instant whose values are restored, not in the future; default now (a deleted record gets its values from just before its deletion)',
   })
   at?: Date | null;
 
-  @Field(() => [String], { nullable: true, description: 'Only these fields (fld…) of existing records; default all that changed' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Only these fields (fld…) of existing records; default all that changed. Those the table lacks are skipped and listed',
+  })
   fieldIds?: string[] | null;
 
   @Field(() => Boolean, {

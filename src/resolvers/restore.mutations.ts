@@ -11,7 +11,7 @@ import { parseInput } from './validate-input.js';
 export class RestoreMutations {
   @Mutation(() => RestoreRecordsPayload, {
     description:
-      'Restore records from the mirror (REST POST /monitoring-config/{id}/restores): written by a job through the account’s own connection, 10 records a request; forbidden when the connection cannot write records of the base, upstream_not_connected without one',
+      'Restore records from the mirror (REST POST /monitoring-config/{id}/restores): written by a job through the account’s own connection, 10 records a request; forbidden when the connection cannot write records of the base, upstream_not_connected without one, conflict for a deleted record a restore already re-created (or is re-creating)',
   })
   async restoreRecords(
     @Arg('input', () => RestoreRecordsInput, { description: 'The config, the records and what to restore' }) input: RestoreRecordsInput,
