@@ -70,7 +70,7 @@ export class MonitoringConfigMirrorResolver {
       | undefined,
     @Ctx() context: GraphqlContext,
   ): Promise<MirroredRecordType> {
-    const { recordId } = parseInput(mirrorInput.recordParams, { recordId: id }, 'record');
+    const { recordId } = parseInput(mirrorInput.recordParams, { recordId: id }, 'record', { recordId: 'id' });
     const record = await context.services.mirrorReads.record(requireAccount(context).id, config.restId, recordId, at?.toISOString());
     return toMirroredRecordType(record);
   }
@@ -93,14 +93,14 @@ export class MonitoringConfigMirrorResolver {
     first: number | null | undefined,
     @Ctx() context: GraphqlContext,
   ): Promise<MirrorRecordMatchType[]> {
-    const input = parseInput(mirrorInput.searchArgs, { search, tableId, limit: first }, 'mirroredRecords');
+    const input = parseInput(mirrorInput.searchArgs, { search, tableId, limit: first }, 'mirroredRecords', { limit: 'first' });
     const matches = await context.services.mirrorReads.searchRecords(requireAccount(context).id, config.restId, input);
     return matches.map(toMirrorRecordMatchType);
   }
 
   @FieldResolver(() => RecordVersionConnection, {
     description:
-      'A record’s versions, newest first, each with the whole record after it (REST GET /monitoring-config/{id}/records/{recordId}/history); pages forward; not_found for an unknown record',
+      'A record’s versions, newest first, each with the whole record after it (REST GET /monitoring-config/{id}/records/{recordId}/history); pages forward; not_found for an unknown record, conflict while the mirror’s first seed runs',
     complexity: connectionCost(PAGE),
   })
   async recordHistory(

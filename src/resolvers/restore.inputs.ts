@@ -35,7 +35,8 @@ export class RestoreRecordsInput {
 
   @Field(() => Boolean, {
     nullable: true,
-    description: 'true: answer what would be written and write nothing (the restore is not kept: node(id) finds none)',
+    description:
+      'true: answer what would be written and write nothing (the restore is not kept: node(id) finds none). false, null or absent: a real restore',
   })
   dryRun?: boolean | null;
 }

@@ -23,3 +23,17 @@ export function canonicalTimeZone(value: string): string | undefined {
 export function localDay(instant: Date, timeZone: string): string {
   return DateTime.fromJSDate(instant, { zone: timeZone }).toISODate() as string;
 }
+
+/**
+ * Whole days `from`..`to` in a zone as stored ISO text: [start of `from`, start of the day after `to`). Start of day,
+ * not midnight: where a zone skips midnight the day starts at the first instant it has. An end after year 9999 is no
+ * end: ISO text of later years (`+010000-…`) sorts before every stored instant.
+ */
+export function dayRangeInstants(zone: string, from?: string, to?: string): { from?: string; to?: string } {
+  const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
+  const end = to ? startOf(to).plus({ days: 1 }).startOf('day').toUTC() : undefined;
+  return {
+    from: from ? startOf(from).toUTC().toISO()! : undefined,
+    to: end && end.year <= 9999 ? end.toISO()! : undefined,
+  };
+}

@@ -155,7 +155,10 @@ describe('MonitoringConfig.record and recordHistory', () => {
     expect(codesOf(notYet)).toEqual(['not_found']);
     expect(notYet.data.monitoringConfig).toEqual({ record: null });
     expect(codesOf(await record(recordId, '2000-01-01T00:00:00.000Z'))).toEqual(['invalid_request']);
-    expect(codesOf(await record('recNOTAVALIDID'))).toEqual(['invalid_request']);
+    const badId = await record('recNOTAVALIDID');
+    expect(codesOf(badId)).toEqual(['invalid_request']);
+    // Messages name the field's own argument (`id`), not REST's parameter.
+    expect(badId.errors?.[0]?.message).toMatch(/^record\.id: /);
     expect(codesOf(await record('recAAAAAAAAAAAAAA'))).toEqual(['not_found']);
 
     const pages = await walk<Version>(HISTORY, { id: configId, recordId, first: 1 }, (data) => data.monitoringConfig.recordHistory);
@@ -296,6 +299,8 @@ describe('MonitoringConfig.mirroredRecords', () => {
       expect(codesOf(bad), JSON.stringify(variables)).toEqual(['invalid_request']);
       expect(bad.data).toEqual({ monitoringConfig: null });
     }
+    const tooMany = await graphql(SEARCH, { id: configId, search: 'quokka', first: 51 });
+    expect(tooMany.errors?.[0]?.message).toMatch(/^mirroredRecords\.first: /);
   });
 });
 

@@ -66,4 +66,20 @@ describe('deleted records taken by a restore', () => {
     await t.dataSource.manager.update(MirrorRestore, { id: stopped.id }, { inFlightJson: null });
     expect((await restoreOf([gone])).create).toBe(1);
   });
+
+  it('does not name another account’s restore (only the base’s records, which the mirror shares)', async () => {
+    const mine = await restoreOf([gone], false);
+    const { id: otherConfig } = await t.services.monitoringConfigs.create(
+      t.other.accountId,
+      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
+    );
+    const refused = await t.services.mirrorRestores
+      .create(t.other.accountId, otherConfig, parsed(mirrorInput.restore, { tableId, recordIds: [gone], dryRun: true }))
+      .then(
+        () => undefined,
+        (error: { status: number; message: string }) => error,
+      );
+    expect(refused).toMatchObject({ status: 409, message: expect.stringContaining('a restore of another account') });
+    expect(refused!.message).not.toContain(mine.id);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeZone, isValidDay, localDay } from '../../src/services/calendar.js';
+import { canonicalTimeZone, dayRangeInstants, isValidDay, localDay } from '../../src/services/calendar.js';
 
 describe('calendar', () => {
   it('accepts only real days written YYYY-MM-DD', () => {
@@ -25,5 +25,16 @@ describe('calendar', () => {
     expect(localDay(instant, 'UTC')).toBe('2026-11-21');
     expect(localDay(instant, 'Europe/Berlin')).toBe('2026-11-22');
     expect(localDay(instant, 'America/New_York')).toBe('2026-11-21');
+  });
+
+  it('turns whole days in a zone into instants, with no end after year 9999', () => {
+    expect(dayRangeInstants('Europe/Berlin', '2026-11-21', '2026-11-22')).toEqual({
+      from: '2026-11-20T23:00:00.000Z',
+      to: '2026-11-22T23:00:00.000Z',
+    });
+    // The day after 9999-12-31 in UTC or west of it is in year 10000, whose ISO text would sort before every instant.
+    expect(dayRangeInstants('UTC', undefined, '9999-12-31')).toEqual({ from: undefined, to: undefined });
+    expect(dayRangeInstants('Etc/GMT+12', '9999-12-30', '9999-12-31').to).toBeUndefined();
+    expect(dayRangeInstants('Pacific/Kiritimati', undefined, '9999-12-31').to).toBe('9999-12-31T10:00:00.000Z');
   });
 });

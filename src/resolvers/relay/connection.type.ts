@@ -48,7 +48,7 @@ export class ConnectionArgs {
 export function connectionType<T extends object>(name: string, node: ClassType<T>) {
   @ObjectType(`${name}Edge`, { description: `A ${name} with its cursor in the list` })
   class Edge {
-    @Field(() => String, { description: 'Opaque cursor of this edge: pass it as `after` or `before`' })
+    @Field(() => String, { description: 'Opaque cursor of this edge: pass it as `after` (or as `before` where the field takes one)' })
     cursor: string;
 
     @Field(() => node, { description: `The ${name} at this place in the list` })

@@ -1,7 +1,6 @@
-import { DateTime } from 'luxon';
 import type { DataSource } from 'typeorm';
 import { invalidRequest } from '../../errors.js';
-import { canonicalTimeZone, isValidDay } from '../calendar.js';
+import { canonicalTimeZone, dayRangeInstants, isValidDay } from '../calendar.js';
 import type { RawJson } from '../raw-json.js';
 import type { ReadModelCache } from '../read-model-cache.js';
 import { rawRowReader, type RawRowReader } from '../../repositories/raw-rows.js';
@@ -231,12 +230,8 @@ function instantBounds(query: ChangeFilterQuery): Pick<ChangeFilters, 'fromInsta
     if (day !== undefined && !isValidDay(day)) throw invalidRequest(`${day} is not a day in the form YYYY-MM-DD`);
   }
   if (query.from && query.to && query.from > query.to) throw invalidRequest('from must not be after to');
-  // Start of day, not midnight: where a zone skips midnight the day starts at the first instant it has.
-  const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
-  return {
-    fromInstant: query.from ? startOf(query.from).toUTC().toISO()! : undefined,
-    toInstant: query.to ? startOf(query.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
-  };
+  const range = dayRangeInstants(zone, query.from, query.to);
+  return { fromInstant: range.from, toInstant: range.to };
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {

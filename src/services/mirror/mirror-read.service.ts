@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { dayRangeInstants } from '../calendar.js';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { MirrorBase, type MonitoringConfig } from '../../entities/index.js';
@@ -378,12 +378,7 @@ type DeletedBounds = { tableId?: string; from?: string; to?: string };
 function deletedBounds(filter: DeletedRecordsFilter): DeletedBounds {
   const zone = filter.timezone ?? 'UTC';
   if (filter.from && filter.to && filter.from > filter.to) throw invalidRequest('from must not be after to');
-  const startOf = (day: string) => DateTime.fromISO(day, { zone }).startOf('day');
-  return {
-    tableId: filter.tableId,
-    from: filter.from ? startOf(filter.from).toUTC().toISO()! : undefined,
-    to: filter.to ? startOf(filter.to).plus({ days: 1 }).startOf('day').toUTC().toISO()! : undefined,
-  };
+  return { tableId: filter.tableId, ...dayRangeInstants(zone, filter.from, filter.to) };
 }
 
 /**

@@ -101,7 +101,7 @@ export class MirrorRestoreService {
       states.set(recordId, then.state);
     }
     const earlier = await this.earlierRecreations(this.dataSource.manager, mirror.baseId);
-    refuseRecreatedAgain(recreated, earlier);
+    refuseRecreatedAgain(recreated, earlier, accountId);
     const restoredAs = new Map([...earlier].flatMap(([oldId, { newId }]) => (newId ? [[oldId, newId] as const] : [])));
     const linked = await this.deletedAmongLinks(mirror.baseId, states.values(), restoredAs);
     const context: PlanContext = {
@@ -152,7 +152,7 @@ export class MirrorRestoreService {
     // Under the mirror's lock, so two restores asked at once (in any process) cannot both re-create a record.
     await this.dataSource.transaction(async (manager) => {
       await lockMirror(manager, mirror.baseId, now);
-      if (recreated.size) refuseRecreatedAgain(recreated, await this.earlierRecreations(manager, mirror.baseId));
+      if (recreated.size) refuseRecreatedAgain(recreated, await this.earlierRecreations(manager, mirror.baseId), accountId);
       await manager.insert(MirrorRestore, restore);
     });
     if (items.length) for (const request of this.runRequests) await request(restore.id);
@@ -314,13 +314,14 @@ export class MirrorRestoreService {
    */
   private async earlierRecreations(manager: EntityManager, baseId: string): Promise<Map<string, Recreation>> {
     const restores = await manager.find(MirrorRestore, {
-      select: { id: true, status: true, createdRecordIds: true, inFlightJson: true },
+      select: { id: true, accountId: true, status: true, createdRecordIds: true, inFlightJson: true },
       where: { baseId },
     });
     const recreations = new Map<string, Recreation>();
     for (const restore of restores) {
       const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
-      for (const [oldId, newId] of Object.entries(created)) recreations.set(oldId, { restoreId: restore.id, newId });
+      for (const [oldId, newId] of Object.entries(created))
+        recreations.set(oldId, { restoreId: restore.id, restoreAccountId: restore.accountId, newId });
       const unfinished = restore.status === 'planned' || restore.status === 'running';
       // A restore that failed with a batch of creates sent and not confirmed may have made them: they stay taken.
       if (!unfinished && restore.inFlightJson === null) continue;
@@ -329,7 +330,8 @@ export class MirrorRestoreService {
       const inFlight = restore.inFlightJson ? (JSON.parse(restore.inFlightJson) as InFlight) : undefined;
       const taken = unfinished || !inFlight ? items : items.slice(inFlight.start, inFlight.start + inFlight.count);
       for (const item of taken) {
-        if (item.action === 'create' && !created[item.recordId]) recreations.set(item.recordId, { restoreId: restore.id, newId: null });
+        if (item.action === 'create' && !created[item.recordId])
+          recreations.set(item.recordId, { restoreId: restore.id, restoreAccountId: restore.accountId, newId: null });
       }
     }
     return recreations;
@@ -351,22 +353,25 @@ export class MirrorRestoreService {
 
 interface Recreation {
   restoreId: string;
+  restoreAccountId: string;
   /** Null while the restore has not made it yet. */
   newId: string | null;
 }
 
 /** 409 when a deleted record asked for was (or is being) re-created by an earlier restore: it would come back twice. */
-function refuseRecreatedAgain(recreated: ReadonlySet<string>, earlier: ReadonlyMap<string, Recreation>): void {
+function refuseRecreatedAgain(recreated: ReadonlySet<string>, earlier: ReadonlyMap<string, Recreation>, accountId: string): void {
   const again = [...recreated].filter((recordId) => earlier.has(recordId));
   if (!again.length) return;
   const said = again.slice(0, 5).map((recordId) => {
-    const { restoreId, newId } = earlier.get(recordId)!;
+    const { restoreId, restoreAccountId, newId } = earlier.get(recordId)!;
+    // The new record is the base's (the mirror is shared); another account's restore is not named.
+    const by = restoreAccountId === accountId ? `restore ${restoreId}` : 'a restore of another account';
     return newId
-      ? `${recordId} (re-created as ${newId} by restore ${restoreId})`
-      : `${recordId} (being re-created by restore ${restoreId}, or sent by it as it stopped: look for it in the base)`;
+      ? `${recordId} (re-created as ${newId} by ${by}: restore that record instead)`
+      : `${recordId} (being re-created by ${by}, or sent by it as it stopped: look for it in the base)`;
   });
   const more = again.length > said.length ? ` and ${again.length - said.length} more` : '';
-  throw conflict(`Deleted records already restored: ${said.join(', ')}${more}. Restore the new record instead`);
+  throw conflict(`Deleted records already restored: ${said.join(', ')}${more}`);
 }
 
 function mapLinks(links: Record<string, string[]>, created: Record<string, string>): Cells {
