@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
-import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed } from '../support/service-calls.js';
 import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
+import { seededConfig } from './mirrored-config.js';
 
 /**
  * A field deleted upstream (CONTRACT §11): it leaves the records, now and at every later instant, with a
@@ -24,11 +24,7 @@ describe('a field deleted upstream', () => {
     t = await startTestServices(FAST_UPSTREAM);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
     baseId = t.baseId(DEMO_BASES.catalog);
-    ({ id: configId } = await t.services.monitoringConfigs.create(
-      t.accountId,
-      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
-    ));
-    expect(await t.services.mirrorSeeds.seed(baseId)).toBe('live');
+    configId = await seededConfig(t, baseId);
     const table = t.sandbox.store.getBase(baseId)!.tables.find((candidate) => candidate.name === 'Suppliers')!;
     tableId = table.id;
     emailId = table.fields.find((field) => field.name === 'Email')!.id;

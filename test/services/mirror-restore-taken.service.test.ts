@@ -5,6 +5,7 @@ import { monitoringConfigInput } from '../../src/services/monitoring-config.inpu
 import { DEMO_BASES } from '../support/factories.js';
 import { parsed } from '../support/service-calls.js';
 import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
+import { seededConfig } from './mirrored-config.js';
 
 /**
  * Which deleted records a restore keeps from others (CONTRACT §11: never creating a record twice): those it will
@@ -26,11 +27,7 @@ describe('deleted records taken by a restore', () => {
     t = await startTestServices(FAST_UPSTREAM);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
     baseId = t.baseId(DEMO_BASES.catalog);
-    ({ id: configId } = await t.services.monitoringConfigs.create(
-      t.accountId,
-      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
-    ));
-    expect(await t.services.mirrorSeeds.seed(baseId)).toBe('live');
+    configId = await seededConfig(t, baseId);
     const table = t.sandbox.store.getTable(baseId, 'Suppliers')!;
     tableId = table.id;
     emailId = table.fields.find((field) => field.name === 'Email')!.id;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
 import { DEMO_BASES } from '../support/factories.js';
-import { parsed } from '../support/service-calls.js';
 import { FAST_UPSTREAM, startTestServices, type TestServices } from '../support/test-services.js';
+import { seededConfig } from './mirrored-config.js';
 
 /**
  * The upstream webhook deleted behind the service's back (CONTRACT §11: never `live` over a hole): the next poll
@@ -17,11 +16,7 @@ describe('a mirror whose upstream webhook was deleted', () => {
     t = await startTestServices(FAST_UPSTREAM);
     t.sandbox.faults.update({ rateLimitPerSecond: 1_000 });
     baseId = t.baseId(DEMO_BASES.catalog);
-    ({ id: configId } = await t.services.monitoringConfigs.create(
-      t.accountId,
-      parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' }),
-    ));
-    expect(await t.services.mirrorSeeds.seed(baseId)).toBe('live');
+    configId = await seededConfig(t, baseId);
   });
   afterAll(() => t?.close());
 

@@ -17,3 +17,12 @@ export async function mirroredConfig(t: TestServices, baseId: string, accountId 
   );
   return id;
 }
+
+/** A records_only config of an upstream base with its mirror seeded here and now, for services without jobs. */
+export async function seededConfig(t: TestServices, baseId: string): Promise<string> {
+  const input = parsed(monitoringConfigInput.create, { baseId, monitoringBaseId: t.newLogBase(), scope: 'records_only' });
+  const { id } = await t.services.monitoringConfigs.create(t.accountId, input);
+  const outcome = await t.services.mirrorSeeds.seed(baseId);
+  if (outcome !== 'live') throw new Error(`the seed ended ${outcome}`);
+  return id;
+}
