@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MirrorRestore } from '../../src/entities/index.js';
+import { RestoreNotSettled } from '../../src/services/mirror/mirror-restore.service.js';
 import { mirrorInput } from '../../src/services/mirror/mirror.input.js';
 import { monitoringConfigInput } from '../../src/services/monitoring-config.input.js';
 import { DEMO_BASES } from '../support/factories.js';
@@ -78,5 +79,28 @@ describe('deleted records taken by a restore', () => {
       );
     expect(refused).toMatchObject({ status: 409, message: expect.stringContaining('a restore of another account') });
     expect(refused!.message).not.toContain(mine.id);
+  });
+
+  it('waits for an interrupted batch found in part, then fails it with the batch still taken', async () => {
+    const table = t.sandbox.store.getTable(baseId, 'Suppliers')!;
+    const pair = [...table.records.keys()].slice(0, 2);
+    t.sandbox.store.deleteRecords(baseId, tableId, pair);
+    const watchId = (await t.services.watches.find({ baseId }))!.id;
+    await t.services.changeIngest.ingest(watchId);
+    const stopped = await restoreOf(pair, false);
+    const inFlight = (sentAt: Date) => JSON.stringify({ start: 0, count: 2, sentAt: sentAt.toISOString() });
+    await t.dataSource.manager.update(MirrorRestore, { id: stopped.id }, { status: 'running', inFlightJson: inFlight(new Date()) });
+    // One of the two was made before the crash, as the plan sent it; the watch brings it.
+    const plan = JSON.parse((await t.dataSource.manager.findOneByOrFail(MirrorRestore, { id: stopped.id })).planJson);
+    await t.api.call('POST', `/${baseId}/${tableId}`, { records: [{ fields: plan[0].fields }], typecast: true });
+    await t.services.changeIngest.ingest(watchId);
+
+    // Within the settling time the rest may still come: run again later.
+    await expect(t.services.mirrorRestores.run(stopped.id)).rejects.toBeInstanceOf(RestoreNotSettled);
+    const longAgo = new Date(Date.now() - 2 * t.config.mirror.restoreSettleMs);
+    await t.dataSource.manager.update(MirrorRestore, { id: stopped.id }, { inFlightJson: inFlight(longAgo) });
+    const failed = await t.services.mirrorRestores.run(stopped.id);
+    expect(failed).toMatchObject({ status: 'failed', error: 'Only 1 of the 2 records of an interrupted batch were found' });
+    await expect(restoreOf(pair)).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -273,14 +273,16 @@ export class MirrorRestoreService {
       await this.update(restore, { done: inFlight.start + inFlight.count, createdRecordIds: JSON.stringify(created), inFlightJson: null });
       return;
     }
-    if (found > 0) throw new BatchUnaccounted(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
-    // Not made (the request never arrived), unless the watch has not brought them yet: while the mirror is not live,
-    // changes wait as pending for a seed (or were missed), so made records may be upstream and not here yet.
+    // Made records may be upstream and not here yet: while the mirror is not live, changes wait as pending for a seed
+    // (or were missed), and the watch may not have brought them all yet.
     if ((await findMirror(this.dataSource, restore.baseId))?.status !== 'live') {
       throw new RestoreNotSettled(new Date(Date.now() + this.options.settleMs));
     }
     const settledAt = sentAt.getTime() + this.options.settleMs;
     if (Date.now() < settledAt) throw new RestoreNotSettled(new Date(settledAt));
+    // Settled: some found and not the rest cannot be told apart from records made and changed since; none found, the
+    // request never arrived.
+    if (found > 0) throw new BatchUnaccounted(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
     await this.update(restore, { inFlightJson: null });
   }
 
