@@ -182,15 +182,22 @@ export async function countVersions(runner: Runner, baseId: string, recordId: st
   return Number(row?.n ?? 0);
 }
 
-/** Records of a table created since `since` (ISO) and not deleted: where a resumed restore looks for what it made. */
-export async function recentlyCreatedRecords(runner: Runner, baseId: string, tableId: string, since: string): Promise<MirrorRecordRow[]> {
-  const rows = await runSql<MirrorRecordRow[]>(
+/** Records of a table created since `since` (ISO), with their cells as created: where a resumed restore looks for what it made. */
+export async function recentlyCreatedRecords(
+  runner: Runner,
+  baseId: string,
+  tableId: string,
+  since: string,
+): Promise<Array<{ record_id: string; fields_json: string }>> {
+  // Each record with the cells it was created with (its record_create version), even if changed or deleted since.
+  return runSql<Array<{ record_id: string; fields_json: string }>>(
     runner,
-    `SELECT * FROM mirror_record WHERE base_id = :baseId AND table_id = :tableId AND created_time >= :since AND deleted_at IS NULL
-     ORDER BY created_time, record_id`,
+    `SELECT r.record_id, v.fields_json FROM mirror_record r
+     JOIN mirror_version v ON v.base_id = r.base_id AND v.record_id = r.record_id AND v.event_type = 'record_create'
+     WHERE r.base_id = :baseId AND r.table_id = :tableId AND r.created_time >= :since
+     ORDER BY r.created_time, r.record_id`,
     { baseId, tableId, since },
   );
-  return rows.map(normaliseRecord);
 }
 
 export interface DeletedRecordsQuery {

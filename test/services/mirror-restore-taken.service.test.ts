@@ -92,7 +92,9 @@ describe('deleted records taken by a restore', () => {
     await t.dataSource.manager.update(MirrorRestore, { id: stopped.id }, { status: 'running', inFlightJson: inFlight(new Date()) });
     // One of the two was made before the crash, as the plan sent it; the watch brings it.
     const plan = JSON.parse((await t.dataSource.manager.findOneByOrFail(MirrorRestore, { id: stopped.id })).planJson);
-    await t.api.call('POST', `/${baseId}/${tableId}`, { records: [{ fields: plan[0].fields }], typecast: true });
+    const made = await t.api.call('POST', `/${baseId}/${tableId}`, { records: [{ fields: plan[0].fields }], typecast: true });
+    // And someone changed it since: it is known by the values it was created with.
+    await t.api.updateRecords(baseId, tableId, [{ id: made.records[0].id, fields: { [table.primaryFieldId]: 'Renamed at once' } }]);
     await t.services.changeIngest.ingest(watchId);
 
     // Within the settling time the rest may still come: run again later.
@@ -100,7 +102,11 @@ describe('deleted records taken by a restore', () => {
     const longAgo = new Date(Date.now() - 2 * t.config.mirror.restoreSettleMs);
     await t.dataSource.manager.update(MirrorRestore, { id: stopped.id }, { inFlightJson: inFlight(longAgo) });
     const failed = await t.services.mirrorRestores.run(stopped.id);
-    expect(failed).toMatchObject({ status: 'failed', error: 'Only 1 of the 2 records of an interrupted batch were found' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'Only 1 of the 2 records of an interrupted batch were found',
+      createdRecordIds: { [plan[0].recordId]: made.records[0].id },
+    });
     await expect(restoreOf(pair)).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
 import { conflict, forbidden, invalidRequest, isAppError, notFound } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import { safeError, type Logger } from '../../logger.js';
 import { findMirror, lockMirror, recordRows, recentlyCreatedRecords } from '../../repositories/mirror.repository.js';
 import { withCallPurpose } from '../../upstream/call-purpose.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -191,15 +191,22 @@ export class MirrorRestoreService {
   private async write(restore: MirrorRestore, keepAlive: () => Promise<void>): Promise<RestoreView> {
     const items = JSON.parse(restore.planJson) as RestoreItem[];
     const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
-    const upstream = await this.access.forAccount(restore.accountId);
     await this.update(restore, { status: 'running' });
+    // Accounting for a batch needs no write access: a lost connection must not fail it while its records are unknown.
     if (restore.inFlightJson) {
       await this.settle(restore, items, created);
       await keepAlive();
     }
+    const upstream = await this.access.forAccount(restore.accountId);
+    let relinked = false;
     while (restore.done < items.length) {
       const start = restore.done;
       const batch = sameActionRun(items, start, MAX_RECORDS_PER_WRITE);
+      // Creates come first: once they are all made, links between them are set before any update can fail.
+      if (batch[0]!.action === 'update' && !relinked) {
+        await this.relink(upstream, restore, items, created);
+        relinked = true;
+      }
       if (batch[0]!.action === 'create') {
         const inFlight: InFlight = { start, count: batch.length, sentAt: new Date().toISOString() };
         await this.update(restore, { inFlightJson: JSON.stringify(inFlight) });
@@ -225,7 +232,7 @@ export class MirrorRestoreService {
       await this.update(restore, { done: start + batch.length });
       await keepAlive();
     }
-    await this.relink(upstream, restore, items, created);
+    if (!relinked) await this.relink(upstream, restore, items, created);
     await this.update(restore, { status: 'done', finishedAt: new Date() });
     return toView(restore);
   }
@@ -252,8 +259,16 @@ export class MirrorRestoreService {
     const inFlight = JSON.parse(restore.inFlightJson!) as InFlight;
     const sentAt = new Date(inFlight.sentAt);
     const watch = await this.dataSource.manager.findOneBy(UpstreamWatch, { baseId: restore.baseId });
-    if (watch) await this.ingest.ingest(watch.id);
-    const taken = new Set(Object.values(created));
+    // The watch's holder may be another account, and its failures say nothing of this batch: look again later.
+    if (watch) {
+      await this.ingest.ingest(watch.id).catch((error: unknown) => {
+        this.logger.warn({ err: safeError(error), restoreId: restore.id }, 'restore: could not read the watch to settle a batch');
+        throw new RestoreNotSettled(new Date(Date.now() + this.options.settleMs));
+      });
+    }
+    // Neither a record made by an earlier batch nor one the plan restores (a record deleted just before, with the
+    // same values as created, is no answer to this batch).
+    const taken = new Set([...Object.values(created), ...items.map((item) => item.recordId)]);
     const candidates = await recentlyCreatedRecords(
       this.dataSource,
       restore.baseId,
@@ -282,7 +297,11 @@ export class MirrorRestoreService {
     if (Date.now() < settledAt) throw new RestoreNotSettled(new Date(settledAt));
     // Settled: some found and not the rest cannot be told apart from records made and changed since; none found, the
     // request never arrived.
-    if (found > 0) throw new BatchUnaccounted(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
+    if (found > 0) {
+      // Those found are known: their new ids are kept (and named to anyone restoring them again); the batch stays taken.
+      await this.update(restore, { createdRecordIds: JSON.stringify(created) });
+      throw new BatchUnaccounted(`Only ${found} of the ${batch.length} records of an interrupted batch were found`);
+    }
     await this.update(restore, { inFlightJson: null });
   }
 
@@ -408,7 +427,9 @@ function holdsSent(record: Cells, sent: Cells): boolean {
  */
 function isFinal(error: unknown): boolean {
   if (error instanceof BatchUnaccounted || (isAppError(error) && error.code === 'upstream_not_connected')) return true;
-  return isUpstreamRequestError(error) && [400, 401, 403, 404, 422].includes(error.upstreamStatus ?? 0);
+  // Every refusal but a timeout and a rate limit (413, 409, 422, …); 5xx and unreadable answers are tried again.
+  const status = isUpstreamRequestError(error) ? (error.upstreamStatus ?? 0) : 0;
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 export function toView(restore: MirrorRestore): RestoreView {
