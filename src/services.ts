@@ -136,6 +136,7 @@ export function createServices(dataSource: DataSource, upstream: UpstreamClient,
   const mirrorReads = new MirrorReadService(dataSource, monitoringConfigs, cursors, config.audit.retentionDays);
   const mirrorRestores = new MirrorRestoreService(dataSource, mirrorReads, upstreamAccess, changeIngest, logger, {
     settleMs: config.mirror.restoreSettleMs,
+    requestDeadlineMs: config.mirror.restoreSettleMs / 2,
   });
   const requestSeed = (baseId: string) =>
     void mirrors

@@ -48,8 +48,9 @@ describe('a restore killed mid-way (SIGKILL)', () => {
           // The killed process leaves its restore job locked: it is taken over once the lock has lapsed.
           JOBS_LOCK_LIFETIME_MS: '2000',
           AUDIT_POLL_INTERVAL_SECONDS: '1',
-          // A batch whose records are not in the mirror after a restart is sent again 2 s after it was first sent.
-          MIRROR_RESTORE_SETTLE_MS: '2000',
+          // A batch whose records are not in the mirror after a restart is sent again 4 s after it was first sent; a
+          // batch of creates is given up after half of that, longer than the 1.5 s the upstream takes below.
+          MIRROR_RESTORE_SETTLE_MS: '4000',
         };
         const bases = sandbox.store.listBases();
         const watched = bases.find((b) => b.name === DEMO_BASES.catalog)!;

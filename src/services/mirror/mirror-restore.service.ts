@@ -69,8 +69,17 @@ export class MirrorRestoreService {
     private readonly access: UpstreamAccess,
     private readonly ingest: ChangeIngestService,
     private readonly logger: Logger,
-    /** `settleMs` (MIRROR_RESTORE_SETTLE_MS): how long after a batch of creates was sent its records are looked for. */
-    private readonly options: { settleMs: number },
+    private readonly options: {
+      /** MIRROR_RESTORE_SETTLE_MS: how long after a batch of creates was sent a resumed run looks for its records. */
+      settleMs: number;
+      /**
+       * How long a batch of creates (with the transport's retries, a Retry-After included) may take before it is given
+       * up and left in flight: half the settling time, so that no request of a run lands after another run (another
+       * process that took the job) may have concluded that the batch was not made and sent it again. Under the job's
+       * lock lifetime (60 s), it also lets the run renew its lock before another process can take the job.
+       */
+      requestDeadlineMs: number;
+    },
   ) {}
 
   onRunNeeded(request: (restoreId: string) => Promise<void>): void {
@@ -212,7 +221,7 @@ export class MirrorRestoreService {
         await this.update(restore, { inFlightJson: JSON.stringify(inFlight) });
         const sent = batch.map((item) => ({ fields: item.fields }));
         const records = await upstream
-          .createRecords(restore.baseId, restore.tableId, sent, { typecast: true })
+          .createRecords(restore.baseId, restore.tableId, sent, { typecast: true }, AbortSignal.timeout(this.options.requestDeadlineMs))
           .catch(async (error: unknown) => {
             // Refused: none of the batch was made. Any other failure leaves it in flight, for settle to account for.
             if (isFinal(error)) await this.update(restore, { inFlightJson: null });
