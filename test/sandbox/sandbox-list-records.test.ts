@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BASE_NAMES } from '../../src/sandbox/index.js';
@@ -12,6 +10,7 @@ import {
   type RecordBody,
   type SandboxHarness,
 } from './sandbox-harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const OFFSET_FORMAT = /^itr[A-Za-z0-9]{14}\/rec[A-Za-z0-9]{14}$/;
 
@@ -229,7 +228,7 @@ describe('sandbox list records', () => {
 
 describe('sandbox iterator lifetime', () => {
   it('answers LIST_RECORDS_ITERATOR_NOT_AVAILABLE for an offset from before a restart (state file kept), INVALID_OFFSET_VALUE for a made-up one', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'basewatch-iterators-')), 'sandbox.json');
+    const stateFile = join(tempDir('basewatch-iterators-'), 'sandbox.json');
     const logger = { info: () => undefined, warn: () => undefined };
     const before = await startSandbox({ stateFile, logger, seed: 7 });
     const baseId = baseIdByName(before.sandbox, DEMO_BASE_NAMES.catalog);

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/eventually.js';
 import { startWithBanner } from '../support/processes.js';
 import { startTestApp } from '../support/test-app.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const TOKEN = 'standalone-sandbox-token';
 
@@ -33,7 +33,7 @@ const call = async (url: string, token: string, init: RequestInit = {}) => {
 
 describe('npm run sandbox (the emulator alone)', () => {
   it('serves the platform at its root with the demo seed, serves a service pointed at it, and keeps its state across restarts', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'basewatch-standalone-')), 'sandbox.json');
+    const stateFile = join(tempDir('basewatch-standalone-'), 'sandbox.json');
     const first = await startStandalone(stateFile);
     let user: { id: string; email: string; token: string };
     try {
@@ -78,7 +78,7 @@ describe('npm run sandbox (the emulator alone)', () => {
 
 describe('a standalone sandbox restarted while a service counts', () => {
   it('answers the old offset LIST_RECORDS_ITERATOR_NOT_AVAILABLE, and the count restarts the listing and is right', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'basewatch-standalone-')), 'sandbox.json');
+    const stateFile = join(tempDir('basewatch-standalone-'), 'sandbox.json');
     let sandbox = await startStandalone(stateFile);
     const port = Number(new URL(sandbox.url).port);
     // Retries that outlast the sandbox's restart.

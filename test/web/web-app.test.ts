@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +7,7 @@ import { createHttp } from '../support/http.js';
 import { sandboxApi } from '../support/sandbox-api.js';
 import { sandboxControl } from '../support/sandbox-control.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { tempDir } from '../support/temp-dir.js';
 import { audit, openPhone as openPhoneAt, PASSWORD, uniqueEmail } from './support/browser-pages.js';
 
 let app: TestApp | undefined;
@@ -200,7 +199,7 @@ describe('settings and usage in the browser', () => {
     await page.getByLabel('Days shown').selectOption('7');
     await expect.poll(async () => (await xTicks()).length).toBeGreaterThanOrEqual(4);
     for (const tick of await xTicks()) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
-    await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'basewatch-web-')), 'base-page.png'), fullPage: true });
+    await page.screenshot({ path: join(tempDir('basewatch-web-'), 'base-page.png'), fullPage: true });
     expect(await audit(page)).toEqual({ violations: [], overflows: false });
     expect(await page.getByTestId('table-breakdown').locator('tbody tr').allTextContents()).toEqual(['Table 1300 bytes']);
     await page.getByLabel('Hour').selectOption('5');
