@@ -22,7 +22,7 @@ describe('a mirror whose upstream webhook was deleted', () => {
 
   it('is kept when the upstream still lists it (a 404 from elsewhere)', async () => {
     const watch = (await t.services.watches.find({ baseId }))!;
-    expect(await t.services.watches.replaceGone(watch)).toBeNull();
+    expect(await t.services.watches.replaceGone(watch)).toBe('listed');
     expect((await t.services.watches.find({ baseId }))!.webhookId).toBe(watch.webhookId);
     expect(t.sandbox.webhooks.list(baseId).map((hook) => hook.id)).toEqual([watch.webhookId]);
     expect((await t.services.mirrorReads.state(t.accountId, configId)).status).toBe('live');

@@ -118,10 +118,7 @@ export class SandboxWebhooks {
   }
 
   delete(baseId: string, webhookId: string, viewer?: string): void {
-    this.require(baseId, webhookId, viewer);
-    this.webhooks.delete(webhookId);
-    this.pinger.cancel(webhookId);
-    this.changed();
+    this.remove(this.require(baseId, webhookId, viewer).id);
   }
 
   refresh(baseId: string, webhookId: string, viewer?: string): { expirationTime: string } {
@@ -172,11 +169,15 @@ export class SandboxWebhooks {
 
   /** Sandbox control: deletes the webhook, as its owner can at any time; its payloads go with it. */
   deleteNow(webhookId: string): { id: string } {
-    const hook = this.requireAny(webhookId);
-    this.webhooks.delete(hook.id);
-    this.pinger.cancel(hook.id);
+    const { id } = this.requireAny(webhookId);
+    this.remove(id);
+    return { id };
+  }
+
+  private remove(webhookId: string): void {
+    this.webhooks.delete(webhookId);
+    this.pinger.cancel(webhookId);
     this.changed();
-    return { id: hook.id };
   }
 
   /**

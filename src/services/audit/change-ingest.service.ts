@@ -76,6 +76,8 @@ export class ChangeIngestService {
         // At most one replacement a run: a watch no connection can read must not bounce between holders. A webhook
         // deleted upstream is made again at once (not at the daily upkeep): the mirror learns of the gap and re-seeds.
         const replaced = isWebhookGone(error) && !movedOnce ? await this.watches.replaceGone(watch) : null;
+        // The holder still reads it: not a holder lost either (the webhook is not moved to another account).
+        if (replaced === 'listed') throw error;
         const moved =
           replaced ?? (isHolderLoss(error) && !movedOnce ? await this.watches.moveHolder(watch, holderLossReason(error)) : null);
         if (!moved) {

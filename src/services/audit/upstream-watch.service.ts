@@ -282,15 +282,16 @@ export class UpstreamWatchService {
   /**
    * The payload read answered 404: when the holder's list of the base's webhooks confirms that the webhook is gone
    * (deleted by hand or by the platform, or made by another upstream user than the connection's now), it is made again
-   * through the holder's connection and the gap logged. Null when it is still listed (the 404 was something else: the
-   * next poll tries again) or that fails (the holder may have lost the base: moveHolder looks further).
+   * through the holder's connection and the gap logged. `listed` when the holder still lists it (the 404 was something
+   * else: nothing changes, the next poll reads again); null when the check or the re-creation fails (the holder may
+   * have lost the base: moveHolder looks further).
    */
-  async replaceGone(watch: UpstreamWatch): Promise<UpstreamWatch | null> {
+  async replaceGone(watch: UpstreamWatch): Promise<UpstreamWatch | 'listed' | null> {
     try {
       const hooks = await withCallPurpose('webhooks', async () =>
         (await this.access.forAccount(watch.accountId)).listWebhooks(watch.baseId),
       );
-      if (hooks.some((hook) => hook.id === watch.webhookId)) return null;
+      if (hooks.some((hook) => hook.id === watch.webhookId)) return 'listed';
       return await this.recreate(watch, 'the upstream webhook is gone');
     } catch (error) {
       this.options.logger.warn({ err: safeError(error), baseId: watch.baseId }, 'could not re-create a webhook the upstream no longer has');

@@ -45,7 +45,7 @@ export async function applyChanges(manager: EntityManager, baseId: string, schem
     if (change.eventType !== 'column_delete') continue;
     removals.push(change);
     // Records this batch has read are changed here, in order with their own changes; the rest by the sweep below.
-    for (const row of [...records.values()]) if (row.table_id === change.tableId) keep(withoutField(baseId, row, change));
+    for (const row of records.values()) if (row.table_id === change.tableId) keep(withoutField(baseId, row, change));
   }
   // Attachment cells of a table are counted again where its attachment fields changed, before rows are written.
   for (const tableId of swept.keys()) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { MirrorRestore, UpstreamConnection, UpstreamWatch } from '../../entities/index.js';
 import { conflict, forbidden, invalidRequest, isAppError, notFound } from '../../errors.js';
 import { safeError, type Logger } from '../../logger.js';
@@ -347,18 +347,22 @@ export class MirrorRestoreService {
       select: { id: true, accountId: true, status: true, createdRecordIds: true, inFlightJson: true },
       where: { baseId },
     });
+    const unfinished = (restore: MirrorRestore) => restore.status === 'planned' || restore.status === 'running';
+    // A restore that failed with a batch of creates sent and not confirmed may have made them: they stay taken. Only
+    // these plans are read (they hold cell values for up to 1,000 records each).
+    const pending = restores.filter((restore) => unfinished(restore) || restore.inFlightJson !== null).map((restore) => restore.id);
+    const plans = pending.length
+      ? await manager.find(MirrorRestore, { select: { id: true, planJson: true }, where: { id: In(pending) } })
+      : [];
+    const planOf = new Map(plans.map((plan) => [plan.id, JSON.parse(plan.planJson) as RestoreItem[]]));
     const recreations = new Map<string, Recreation>();
     for (const restore of restores) {
       const created = JSON.parse(restore.createdRecordIds) as Record<string, string>;
       for (const [oldId, newId] of Object.entries(created))
         recreations.set(oldId, { restoreId: restore.id, restoreAccountId: restore.accountId, newId });
-      const unfinished = restore.status === 'planned' || restore.status === 'running';
-      // A restore that failed with a batch of creates sent and not confirmed may have made them: they stay taken.
-      if (!unfinished && restore.inFlightJson === null) continue;
-      const plan = await manager.findOne(MirrorRestore, { select: { id: true, planJson: true }, where: { id: restore.id } });
-      const items = JSON.parse(plan?.planJson ?? '[]') as RestoreItem[];
+      const items = planOf.get(restore.id) ?? [];
       const inFlight = restore.inFlightJson ? (JSON.parse(restore.inFlightJson) as InFlight) : undefined;
-      const taken = unfinished || !inFlight ? items : items.slice(inFlight.start, inFlight.start + inFlight.count);
+      const taken = unfinished(restore) || !inFlight ? items : items.slice(inFlight.start, inFlight.start + inFlight.count);
       for (const item of taken) {
         if (item.action === 'create' && !created[item.recordId])
           recreations.set(item.recordId, { restoreId: restore.id, restoreAccountId: restore.accountId, newId: null });

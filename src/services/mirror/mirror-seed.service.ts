@@ -343,7 +343,8 @@ export class MirrorSeedService {
     attachments: string[],
     removed: ReadonlySet<string>,
   ): Promise<void> {
-    const without = (cells: Cells) => (removed.size ? withChanges(cells, Object.fromEntries([...removed].map((id) => [id, null]))) : cells);
+    const cleared = Object.fromEntries([...removed].map((fieldId) => [fieldId, null]));
+    const without = (cells: Cells) => (removed.size ? withChanges(cells, cleared) : cells);
     for (let after = ''; ; ) {
       const rows = await seedRowsOfTable(manager, baseId, tableId, after, RESTAT_CHUNK);
       if (!rows.length) return;
